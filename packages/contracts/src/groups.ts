@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { postSchema } from './posts.ts';
+import { userSummarySchema } from './users.ts';
+
+/** Spec section 9: group name at most 20 characters (counted as characters, like the database). */
+export const GROUP_NAME_MAX = 20;
+/** A join code: the name without spaces or '#', then '#' and four digits (spec example London#1234). */
+export const GROUP_CODE_EXAMPLE = 'London#1234';
+export const GROUP_CODE_MAX = 60;
+
+export const GROUP_MESSAGES = {
+  nameRequired: 'Group name is required',
+  nameTooLong: `Group name must be at most ${GROUP_NAME_MAX} characters`,
+  codeRequired: 'Group code is required',
+  codeNotFound: 'No group found with that code',
+  alreadyMember: 'You are already a member of that group',
+  alreadyOwner: 'You are the owner of that group',
+  alreadyRequested: 'You have already asked to join that group; its owner has not answered yet',
+  requestSent: 'Request sent. The owner of the group will accept or decline it.',
+  groupNotFound: 'Group not found',
+  ownerOnly: 'Only the owner of the group can do that',
+  requestNotFound: 'No pending request from that user',
+  memberNotFound: 'That user is not a member of the group',
+  ownerCannotLeave: 'The owner cannot leave the group; delete the group instead',
+  requestAccepted: 'Request accepted',
+  requestDeclined: 'Request declined',
+  memberRemoved: 'Member removed',
+  leftGroup: 'You have left the group',
+  groupDeleted: 'Group deleted',
+  codeRegenerated: 'New code created; the old one no longer works',
+  notGroupMember: 'You can only share with groups you belong to',
+  notPostOwner: 'Only the owner of a post can share it',
+  postNotFound: 'Post not found',
+} as const;
+
+export const groupCreatedMessage = (name: string, code: string) =>
+  `Group ${name} created. Share the code ${code} with friends so they can ask to join.`;
+
+export const groupRoleSchema = z.enum(['owner', 'member']);
+export type GroupRole = z.infer<typeof groupRoleSchema>;
+
+/** Trimmed, required, at most 20 characters (code points, as PostgreSQL's char_length counts them). */
+export const groupNameSchema = z
+  .string({ error: GROUP_MESSAGES.nameRequired })
+  .trim()
+  .min(1, GROUP_MESSAGES.nameRequired)
+  .refine((name) => [...name].length <= GROUP_NAME_MAX, GROUP_MESSAGES.nameTooLong);
+
+export const groupCodeSchema = z
+  .string({ error: GROUP_MESSAGES.codeRequired })
+  .trim()
+  .min(1, GROUP_MESSAGES.codeRequired)
+  .max(GROUP_CODE_MAX, GROUP_MESSAGES.codeNotFound);
+
+/** Spec section 7: the forms send {submitData}: the name (create) or the code (join). */
+export const createGroupRequestSchema = z.object({ submitData: groupNameSchema });
+export type CreateGroupRequest = z.infer<typeof createGroupRequestSchema>;
+export const joinGroupRequestSchema = z.object({ submitData: groupCodeSchema });
+export type JoinGroupRequest = z.infer<typeof joinGroupRequestSchema>;
+
+export const groupSummarySchema = z.object({ _id: z.string(), groupName: z.string() });
+export type GroupSummary = z.infer<typeof groupSummarySchema>;
+
+/** GET /api/groups; memberGroups holds the groups the user belongs to without owning them. */
+export const groupsResponseSchema = z.object({
+  ownedGroups: z.array(groupSummarySchema),
+  memberGroups: z.array(groupSummarySchema),
+});
+export type GroupsResponse = z.infer<typeof groupsResponseSchema>;
+
+export const createGroupResponseSchema = groupsResponseSchema.extend({
+  message: z.string(),
+  /** The new group, with its join code. */
+  group: groupSummarySchema.extend({ code: z.string() }),
+});
+export type CreateGroupResponse = z.infer<typeof createGroupResponseSchema>;
+
+export const groupMemberSchema = z.object({
+  user: userSummarySchema,
+  role: groupRoleSchema,
+  joinedAt: z.string(),
+});
+export type GroupMember = z.infer<typeof groupMemberSchema>;
+
+export const joinRequestSchema = z.object({ user: userSummarySchema, requestedAt: z.string() });
+export type JoinRequest = z.infer<typeof joinRequestSchema>;
+
+/** GET /api/groups/{groupId}: members only. */
+export const groupDetailSchema = z.object({
+  _id: z.string(),
+  groupName: z.string(),
+  code: z.string(),
+  /** The caller's role. */
+  role: groupRoleSchema,
+  /** Owner first, then by joining date. */
+  members: z.array(groupMemberSchema),
+  /** Join requests waiting for an answer; only present for the owner. */
+  pendingRequests: z.array(joinRequestSchema).optional(),
+});
+export type GroupDetail = z.infer<typeof groupDetailSchema>;
+
+/** Accept, decline and remove answer with the group as it now is. */
+export const groupUpdateResponseSchema = z.object({ message: z.string(), group: groupDetailSchema });
+export type GroupUpdateResponse = z.infer<typeof groupUpdateResponseSchema>;
+
+/** Removing a member answers the updated group; leaving (removing oneself) answers only the message. */
+export const removeMemberResponseSchema = z.object({
+  message: z.string(),
+  group: groupDetailSchema.optional(),
+});
+export type RemoveMemberResponse = z.infer<typeof removeMemberResponseSchema>;
+
+export const regenerateCodeResponseSchema = z.object({ message: z.string(), code: z.string() });
+export type RegenerateCodeResponse = z.infer<typeof regenerateCodeResponseSchema>;
+
+export const groupParamsSchema = z.object({ groupId: z.string() });
+export const groupUserParamsSchema = z.object({ groupId: z.string(), userId: z.string() });
+
+export const groupPostsQuerySchema = z.object({
+  cursor: z.string().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+});
+
+/** GET /api/groups/{groupId}/map: every shared post with a location, exact for members. */
+export const groupMapResponseSchema = z.object({ posts: z.array(postSchema) });
+export type GroupMapResponse = z.infer<typeof groupMapResponseSchema>;
+
+/** PUT /api/posts/{postId}/groups: the full set of groups the post is shared with afterwards. */
+export const sharePostResponseSchema = z.object({ groupIds: z.array(z.string()) });
+export type SharePostResponse = z.infer<typeof sharePostResponseSchema>;

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { postSchema } from './posts.ts';
+
+export const MAP_DEFAULT_CENTER = { lat: 37.0, lng: -4.5 } as const; // southern Spain
+export const MAP_DEFAULT_ZOOM = 8;
+export const MAP_MIN_ZOOM = 3;
+export const MAP_MAX_ZOOM = 18;
+/** Spec section 9: map markers show the 64 px picture, the detail card the 400 px one. */
+export const MAP_MARKER_SIZE = 64;
+export const MAP_DETAIL_IMAGE_WIDTH = 400;
+/** Most posts `GET /api/explore/clusters/{id}/posts` returns (newest first). */
+export const MAP_STACK_MAX = 50;
+/** Most posts `GET /api/explore` without a viewport returns (newest first); the map uses the viewport form. */
+export const EXPLORE_ALL_MAX = 1000;
+/** Most ids one `GET /api/explore/posts` accepts. */
+export const EXPLORE_POSTS_MAX = MAP_STACK_MAX;
+
+export const EXPLORE_MESSAGES = {
+  viewportTogether: 'Give west, south, east, north and zoom together',
+  southAboveNorth: 'south must not be greater than north',
+  areaTooLarge: 'The area is too large for this zoom level',
+  idsRequired: 'Give the ids of the posts to show',
+} as const;
+
+/** A query number: '' counts as missing, anything else must read as a finite number in range. */
+const queryNumber = (name: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
+    z
+      .number({ message: `${name} must be a number` })
+      .refine(Number.isFinite, `${name} must be a number`)
+      .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`)
+      .optional(),
+  );
+
+/**
+ * `GET /api/explore` query. Without parameters: every post on the viewer's map (the spec's call). With
+ * a viewport (Leaflet's bounds, which may run past +-180 when the world wraps, and its zoom): clusters
+ * and individual posts for that area only.
+ */
+export const exploreQuerySchema = z
+  .object({
+    west: queryNumber('west', -540, 540),
+    south: queryNumber('south', -90, 90),
+    east: queryNumber('east', -540, 540),
+    north: queryNumber('north', -90, 90),
+    zoom: queryNumber('zoom', 0, MAP_MAX_ZOOM),
+  })
+  .superRefine((q, ctx) => {
+    const given = [q.west, q.south, q.east, q.north, q.zoom].filter((v) => v !== undefined).length;
+    if (given !== 0 && given !== 5)
+      ctx.addIssue({ code: 'custom', message: EXPLORE_MESSAGES.viewportTogether });
+    else if (q.south !== undefined && q.north !== undefined && q.south > q.north)
+      ctx.addIssue({ code: 'custom', path: ['south'], message: EXPLORE_MESSAGES.southAboveNorth });
+  });
+export type ExploreQuery = z.infer<typeof exploreQuerySchema>;
+
+export interface MapViewport {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+  zoom: number;
+}
+
+/** Several posts close together at this zoom, drawn as one marker with a count. */
+export const mapClusterSchema = z.object({
+  /** Names its grid cell (zoom-column-row): stable while panning at one zoom. */
+  id: z.string(),
+  /** Centre of its posts' positions as everyone may see them (never exact private coordinates). */
+  latitude: z.number(),
+  longitude: z.number(),
+  count: z.number().int(),
+  /** 64 px picture of the newest post in the cluster. */
+  previewUrl: z.string(),
+  /**
+   * Zoom at which the cluster starts to split. Above MAP_MAX_ZOOM when zooming cannot split it (its
+   * posts share one spot): its posts come from `GET /api/explore/clusters/{id}/posts`.
+   */
+  expansionZoom: z.number().int(),
+});
+export type MapCluster = z.infer<typeof mapClusterSchema>;
+
+/**
+ * Without a viewport: `{posts}`, every post on the viewer's map (location shown, valid coordinates,
+ * not hidden or blocked either way). With one: `{posts, clusters}` for that area, where `posts` are
+ * the ones standing alone at that zoom.
+ */
+export const exploreResponseSchema = z.object({
+  posts: z.array(postSchema),
+  clusters: z.array(mapClusterSchema).optional(),
+});
+export type ExploreResponse = z.infer<typeof exploreResponseSchema>;
+
+/** `GET /api/explore/posts?ids=a,b`: the detail card's posts (a marker's, or a stack's). */
+export const explorePostsQuerySchema = z.object({
+  ids: z
+    .string({ message: EXPLORE_MESSAGES.idsRequired })
+    .max(EXPLORE_POSTS_MAX * 37, `At most ${EXPLORE_POSTS_MAX} ids`)
+    .transform((s) => s.split(',').filter(Boolean))
+    .refine((ids) => ids.length > 0, EXPLORE_MESSAGES.idsRequired)
+    .refine((ids) => ids.length <= EXPLORE_POSTS_MAX, `At most ${EXPLORE_POSTS_MAX} ids`),
+});
+export const explorePostsResponseSchema = z.object({ posts: z.array(postSchema) });
+
+export const clusterPostsParamsSchema = z.object({ clusterId: z.string().max(40) });
+export const CLUSTER_NOT_FOUND_MESSAGE = 'Cluster not found';
+
+/** `GET /api/config/map` (public): where map tiles come from. */
+export const mapConfigResponseSchema = z.object({ tileUrl: z.string(), attribution: z.string() });
+export type MapConfigResponse = z.infer<typeof mapConfigResponseSchema>;

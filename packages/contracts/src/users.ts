@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { emailSchema, passwordSchema, usernameSchema } from './auth.ts';
+
+/** A user as embedded in posts and comments (spec: user {_id, username, profilePicUrl optional}). */
+export const userSummarySchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  /** 300 px square picture. */
+  profilePicUrl: z.string().optional(),
+  /** 72 px square avatar. */
+  avatarUrl: z.string().optional(),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const profileResponseSchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  profilePicUrl: z.string().optional(),
+  avatarUrl: z.string().optional(),
+});
+export type ProfileResponse = z.infer<typeof profileResponseSchema>;
+
+/** Own profile also carries the account's private settings. */
+export const myProfileResponseSchema = profileResponseSchema.extend({
+  email: z.string(),
+  exactPublicLocation: z.boolean(),
+  isDemo: z.boolean(),
+});
+export type MyProfileResponse = z.infer<typeof myProfileResponseSchema>;
+
+export const updatePictureResponseSchema = z.object({
+  profilePicUrl: z.string(),
+  avatarUrl: z.string(),
+});
+
+const CURRENT_PASSWORD_HINT = 'Please enter your current password';
+const currentPassword = z.string({ error: CURRENT_PASSWORD_HINT }).min(1, CURRENT_PASSWORD_HINT).max(1024);
+
+export const changeUsernameRequestSchema = z.object({ username: usernameSchema, currentPassword });
+export const changeEmailRequestSchema = z.object({ email: emailSchema, currentPassword });
+export const changePasswordRequestSchema = z.object({ newPassword: passwordSchema, currentPassword });
+export const locationPrivacyRequestSchema = z.object({ exactPublicLocation: z.boolean() });
+export type ChangeUsernameRequest = z.infer<typeof changeUsernameRequestSchema>;
+export type ChangeEmailRequest = z.infer<typeof changeEmailRequestSchema>;
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+export const blockUserRequestSchema = z.object({
+  /** Spec sends the author's user object; only its _id is read. currentUserId is ignored. */
+  blockedUser: z.object({ _id: z.string() }).loose(),
+  postId: z.string().optional(),
+  currentUserId: z.unknown().optional(),
+});
+
+export const blockedUsersResponseSchema = z.object({ blockedUsers: z.array(userSummarySchema) });
