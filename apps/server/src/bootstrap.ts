@@ -1,0 +1,74 @@
+import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { buildApp } from './app.ts';
+import { openDatabase } from './db/client.ts';
+import { createStorage } from './media/create-storage.ts';
+import { setImageConcurrency } from './media/image-pipeline.ts';
+import { sweepOrphanMedia } from './media/orphan-sweep.ts';
+import { resolveJwtSecret } from './secrets.ts';
+import { seed } from './seed/seed.ts';
+
+/** The built web app: apps/web/dist, found from this file whether it runs from src/ or dist/. */
+export function defaultWebDistDir(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i += 1) {
+    const candidate = join(dir, 'web', 'dist');
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+    dir = dirname(dir);
+  }
+  return null;
+}
+
+function loggerOptions(config: Config) {
+  if (config.LOG_LEVEL === 'silent') return false;
+  if (config.NODE_ENV === 'development') {
+    return {
+      level: config.LOG_LEVEL,
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } },
+    };
+  }
+  return { level: config.LOG_LEVEL };
+}
+
+/** Config -> database (migrated) -> storage -> seed -> app. Used by server.ts and the smoke test. */
+export async function bootstrap(config: Config): Promise<FastifyInstance> {
+  const jwtSecret = resolveJwtSecret(config);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: resolve(config.DATA_DIR),
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  try {
+    await database.migrate();
+    const storage = createStorage(config);
+    setImageConcurrency(config.IMAGE_CONCURRENCY);
+    const webDistDir = config.WEB_DIST_DIR ? resolve(config.WEB_DIST_DIR) : defaultWebDistDir();
+    const app = await buildApp({
+      config,
+      database,
+      storage,
+      jwtSecret,
+      webDistDir,
+      logger: loggerOptions(config),
+    });
+    app.addHook('onClose', async () => {
+      await storage.close?.();
+      await database.close();
+    });
+    // Files written before a crash whose post row never came: removed before anything new is written.
+    await sweepOrphanMedia({
+      db: database.db,
+      storage,
+      log: app.log,
+      graceMs: config.ORPHAN_SWEEP_GRACE_SECONDS * 1000,
+    });
+    if (config.SEED) await seed({ db: database.db, storage, log: app.log });
+    return app;
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}

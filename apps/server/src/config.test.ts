@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('config', () => {
+  it('has working defaults for zero-setup start', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATA_DIR).toBe('./data');
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.NODE_ENV).toBe('development');
+  });
+
+  it('names the variable and what it expects on a bad value', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT="abc": expected a port number/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL="mysql:\/\/x": expected a postgres/);
+    expect(() => loadConfig({ SEED: 'maybe' })).toThrow(/SEED="maybe": expected true or false/);
+  });
+
+  it('refuses to start in production without a JWT secret', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET="": required in production/);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET).toHaveLength(32);
+  });
+});

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const envSchema = z
+  .object({
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'], { message: 'expected development, production or test' })
+      .default('development'),
+    PORT: z.coerce.number({ message: 'expected a port number' }).int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, { message: 'expected a postgres:// or postgresql:// URL' })
+        .optional(),
+    ),
+    DATABASE_POOL_SIZE: z.coerce.number({ message: 'expected a number' }).int().min(1).max(200).default(10),
+    JWT_SECRET: z.preprocess(
+      emptyToUndefined,
+      z.string().min(32, { message: 'expected at least 32 characters' }).optional(),
+    ),
+    PUBLIC_URL: z.preprocess(
+      emptyToUndefined,
+      z.url({ message: 'expected an absolute URL such as https://cats.example' }).optional(),
+    ),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        message: 'expected a pino log level',
+      })
+      .default('info'),
+    FEED_PAGE_SIZE: z.coerce.number({ message: 'expected a number' }).int().min(1).max(100).default(20),
+    SEED: z.preprocess(emptyToUndefined, bool.default(true)),
+    TRUST_PROXY: z.preprocess(emptyToUndefined, bool.default(false)),
+    MEDIA_DIR: optionalString,
+    S3_ENDPOINT: z.preprocess(
+      emptyToUndefined,
+      z.url({ message: 'expected a URL such as http://127.0.0.1:4569' }).optional(),
+    ),
+    S3_BUCKET: optionalString,
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ message: 'expected a URL' }).optional()),
+    REDIS_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^rediss?:\/\//, { message: 'expected a redis:// URL' })
+        .optional(),
+    ),
+    // Per-IP request limits on the credential endpoints (the per-account login throttle is separate).
+    RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce
+      .number({ message: 'expected a number' })
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(20),
+    RATE_LIMIT_SIGNUP_PER_MINUTE: z.coerce
+      .number({ message: 'expected a number' })
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(10),
+    // Per-user limits on every other write and on uploads (issue 9); shared through Redis when REDIS_URL is set.
+    RATE_LIMIT_WRITES_PER_MINUTE: z.coerce
+      .number({ message: 'expected a number' })
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(300),
+    RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce
+      .number({ message: 'expected a number' })
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(60),
+    // Media written this long ago without a row pointing at it is an orphan (start-up sweep).
+    ORPHAN_SWEEP_GRACE_SECONDS: z.coerce
+      .number({ message: 'expected a number of seconds' })
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(600),
+    IMAGE_CONCURRENCY: z.coerce.number({ message: 'expected a number' }).int().min(1).max(16).default(2),
+    MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+    MAP_TILE_ATTRIBUTION: z
+      .string()
+      .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+    WEB_DIST_DIR: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.S3_BUCKET && !env.S3_ENDPOINT && !env.S3_REGION) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_ENDPOINT'],
+        message: 'expected an endpoint when S3_BUCKET is set',
+      });
+    }
+    if (env.S3_ENDPOINT && !env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'expected a bucket name when S3_ENDPOINT is set',
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET'],
+        message:
+          'required in production (at least 32 random characters); generated secrets are for development only',
+      });
+    }
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once; the only place that reads process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** Test helper: a config with overrides, parsed through the same schema. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED: 'false', ...overrides });
+}

@@ -1,0 +1,4 @@
+export * from './users.ts';
+export * from './posts.ts';
+export * from './groups.ts';
+export * from './explore.ts';

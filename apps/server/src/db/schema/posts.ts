@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    caption: text('caption').notNull().default(''),
+    catName: text('cat_name'),
+    /** Exact coordinates; they leave the server only for the owner and group members (location privacy). */
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    showLocation: boolean('show_location').notNull().default(false),
+    /** Storage key prefix of the image variants (posts/<content hash>). */
+    mediaKey: text('media_key').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    placeholder: text('placeholder').notNull(),
+    exifData: text('exif_data'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Keyset pagination of the feed: (created_at, id) descending.
+    index('posts_feed_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('posts_user_feed_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('posts_map_idx')
+      .on(t.latitude, t.longitude)
+      .where(sql`${t.showLocation} and ${t.latitude} is not null and ${t.longitude} is not null`),
+    index('posts_media_key_idx').on(t.mediaKey),
+    check('posts_latitude_range', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),
+    check('posts_longitude_range', sql`${t.longitude} is null or ${t.longitude} between -180 and 180`),
+    check('posts_coordinates_pair', sql`(${t.latitude} is null) = (${t.longitude} is null)`),
+    check('posts_caption_length', sql`char_length(${t.caption}) <= 500`),
+    check('posts_cat_name_length', sql`${t.catName} is null or char_length(${t.catName}) <= 40`),
+    check('posts_dimensions', sql`${t.width} > 0 and ${t.height} > 0`),
+  ],
+);
+
+export const likes = pgTable(
+  'likes',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // One like per user and post.
+  (t) => [primaryKey({ columns: [t.postId, t.userId] }), index('likes_user_idx').on(t.userId)],
+);
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('comments_post_idx').on(t.postId, t.createdAt),
+    index('comments_user_idx').on(t.userId),
+    check('comments_body_length', sql`char_length(${t.body}) between 1 and 500`),
+  ],
+);
+
+export const hiddenPosts = pgTable(
+  'hidden_posts',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.postId] }), index('hidden_posts_post_idx').on(t.postId)],
+);
+
+export type PostRow = typeof posts.$inferSelect;

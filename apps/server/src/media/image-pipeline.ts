@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import exifr from 'exifr';
+import pLimit, { type LimitFunction } from 'p-limit';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
+import { MAX_UPLOAD_PIXELS } from '@cats/contracts';
+import { HttpError } from '../lib/http-errors.ts';
+import type { MediaStorage } from './storage.ts';
+import { variantKey } from './urls.ts';
+
+export const UNSUPPORTED_IMAGE_MESSAGE = 'Only JPEG and PNG images are accepted';
+export const UNREADABLE_IMAGE_MESSAGE = 'The image could not be read';
+export const STORE_FAILED_MESSAGE = 'Could not store the image, please try again';
+export const TOO_MANY_PIXELS_MESSAGE = `The image is too large (at most ${MAX_UPLOAD_PIXELS / 1_000_000} megapixels)`;
+
+// One libvips thread per image and no operation cache (every upload is new): parallelism comes from
+// the limiter below, so a burst of uploads costs IMAGE_CONCURRENCY decoded images of memory at a time.
+sharp.concurrency(1);
+sharp.cache(false);
+
+let limit: LimitFunction = pLimit(2);
+
+/** Called once at start-up with config.IMAGE_CONCURRENCY. */
+export function setImageConcurrency(concurrency: number): void {
+  limit = pLimit(concurrency);
+}
+
+/** Images being encoded now and waiting for a slot (for tests and diagnostics). */
+export function imagePipelineLoad(): { active: number; pending: number; concurrency: number } {
+  return { active: limit.activeCount, pending: limit.pendingCount, concurrency: limit.concurrency };
+}
+
+export type ImageType = 'jpeg' | 'png';
+
+/** The type from the bytes themselves; a name or declared content type proves nothing. */
+export function detectImageType(input: Buffer): ImageType | null {
+  if (input.length >= 3 && input[0] === 0xff && input[1] === 0xd8 && input[2] === 0xff) return 'jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (input.length >= png.length && png.every((byte, i) => input[i] === byte)) return 'png';
+  return null;
+}
+
+export interface StoreImageOptions {
+  kind: 'posts' | 'avatars';
+  /** Variant widths; each is fitted inside width x width, never enlarged. */
+  widths: readonly number[];
+  /** Centre-crop to a square first (profile pictures). */
+  square?: boolean;
+  /**
+   * Whether a row already points at this prefix (content-addressed: the same image posted before). When
+   * a write fails, the prefix is removed only if this answers false; without it, nothing is removed.
+   */
+  isReferenced?: (prefix: string) => Promise<boolean>;
+}
+
+export interface StoredImage {
+  /** Storage prefix `posts/<sha256>`; variants are `<prefix>/<width>.webp`. */
+  prefix: string;
+  /** Size of the largest variant (upright, cropped when square): the aspect ratio cards reserve. */
+  width: number;
+  height: number;
+  /** ThumbHash, base64. */
+  placeholder: string;
+}
+
+const unreadable = () => new HttpError(400, UNREADABLE_IMAGE_MESSAGE);
+
+async function encodeVariants(input: Buffer, opts: StoreImageOptions) {
+  let meta: Metadata;
+  try {
+    // Header only: the pixel limit is checked before anything is decoded.
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch {
+    throw unreadable();
+  }
+  if (!meta.width || !meta.height || (meta.format !== 'jpeg' && meta.format !== 'png')) throw unreadable();
+  if (meta.width * meta.height > MAX_UPLOAD_PIXELS) throw new HttpError(413, TOO_MANY_PIXELS_MESSAGE);
+
+  const largest = Math.max(...opts.widths);
+  let base: { data: Buffer; info: OutputInfo };
+  try {
+    // Decode once (JPEG shrink-on-load keeps a 12 MP photo small), turn upright by its EXIF orientation,
+    // and bring it to the largest size we serve; every variant is derived from this buffer.
+    base = await sharp(input, { limitInputPixels: MAX_UPLOAD_PIXELS, failOn: 'truncated' })
+      .autoOrient()
+      .resize({
+        width: largest,
+        height: largest,
+        fit: opts.square ? 'outside' : 'inside',
+        withoutEnlargement: true,
+      })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw unreadable();
+  }
+
+  let { width, height } = base.info;
+  const { channels } = base.info;
+  let pixels = sharp(base.data, { raw: { width, height, channels } });
+  if (opts.square && width !== height) {
+    const side = Math.min(width, height);
+    const cropped = await pixels
+      .extract({
+        left: Math.floor((width - side) / 2),
+        top: Math.floor((height - side) / 2),
+        width: side,
+        height: side,
+      })
+      .raw()
+      .toBuffer();
+    width = side;
+    height = side;
+    pixels = sharp(cropped, { raw: { width, height, channels } });
+  }
+
+  // sharp writes no metadata unless asked (no keepExif/keepMetadata here): EXIF, GPS, XMP, IPTC and
+  // ICC are all dropped, and the pixels are already upright.
+  // Widths at or above the image's own size give the same picture: encode it once and store it under
+  // each of those widths (small uploads, and the 1600 variant of anything under 1600 px).
+  const longest = Math.max(width, height);
+  const encodings = new Map<number, Promise<Buffer>>();
+  const encode = (target: number) =>
+    pixels
+      .clone()
+      .resize({ width: target, height: target, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: target <= 100 ? 70 : 80, effort: 2 })
+      .toBuffer();
+  const variants = await Promise.all(
+    opts.widths.map(async (w) => {
+      const target = Math.min(w, longest);
+      if (!encodings.has(target)) encodings.set(target, encode(target));
+      return { width: w, body: await encodings.get(target)! };
+    }),
+  );
+
+  const thumb = await pixels
+    .clone()
+    .resize({ width: 100, height: 100, fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const placeholder = Buffer.from(rgbaToThumbHash(thumb.info.width, thumb.info.height, thumb.data)).toString(
+    'base64',
+  );
+  return { variants, width, height, placeholder };
+}
+
+/**
+ * Checks an upload by its bytes, re-encodes it to WebP variants without metadata and stores them under
+ * a content-addressed prefix. Throws HttpError 415 (not JPEG/PNG), 413 (over 40 MP) or 400 (truncated
+ * or corrupt); nothing is stored when it throws. Runs under a global concurrency limit.
+ */
+export async function storeImageVariants(
+  storage: MediaStorage,
+  input: Buffer,
+  opts: StoreImageOptions,
+): Promise<StoredImage> {
+  if (!detectImageType(input)) throw new HttpError(415, UNSUPPORTED_IMAGE_MESSAGE);
+  if (opts.widths.length === 0) throw new Error('storeImageVariants needs at least one width');
+  const encoded = await limit(() => encodeVariants(input, opts));
+  const prefix = `${opts.kind}/${createHash('sha256').update(input).digest('hex')}`;
+  const writes = await Promise.allSettled(
+    encoded.variants.map((v) => storage.put(variantKey(prefix, v.width), v.body, 'image/webp')),
+  );
+  const failed = writes.find((w) => w.status === 'rejected');
+  if (failed) {
+    // Every write has settled, so nothing lands after the clean-up. The prefix may already belong to an
+    // identical image of another post: remove it only when no row uses it (the orphan sweep catches a
+    // clean-up that fails too). The client gets a clear, retryable answer.
+    const keep = opts.isReferenced ? await opts.isReferenced(prefix).catch(() => true) : true;
+    if (!keep) await storage.deletePrefix(prefix).catch(() => {});
+    throw Object.assign(new HttpError(503, STORE_FAILED_MESSAGE), { cause: failed.reason });
+  }
+  return { prefix, width: encoded.width, height: encoded.height, placeholder: encoded.placeholder };
+}
+
+/** GPS coordinates from a photo's EXIF, or null when it has none or they are out of range. */
+export async function readGps(input: Buffer): Promise<{ latitude: number; longitude: number } | null> {
+  try {
+    const gps = (await exifr.gps(input)) as { latitude?: unknown; longitude?: unknown } | undefined;
+    const latitude = gps?.latitude;
+    const longitude = gps?.longitude;
+    if (typeof latitude !== 'number' || typeof longitude !== 'number') return null;
+    if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+    if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+    return { latitude, longitude };
+  } catch {
+    return null;
+  }
+}

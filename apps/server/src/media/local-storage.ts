@@ -1,0 +1,72 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { MediaStorage } from './storage.ts';
+import { assertMediaKey } from './storage.ts';
+
+const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png' };
+
+/** Local disk under DATA_DIR/media. Writes go to a temp file then rename, so a crash never leaves half a file. */
+export class LocalStorage implements MediaStorage {
+  readonly kind = 'local' as const;
+  constructor(private readonly root: string) {}
+
+  private path(key: string): string {
+    assertMediaKey(key);
+    return join(this.root, key);
+  }
+
+  async put(key: string, body: Buffer): Promise<void> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.tmp`;
+    await writeFile(temp, body);
+    await rename(temp, target);
+  }
+
+  async get(key: string) {
+    const target = this.path(key);
+    try {
+      const info = await stat(target);
+      const ext = key.slice(key.lastIndexOf('.') + 1);
+      return {
+        body: createReadStream(target),
+        contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream',
+        size: info.size,
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await stat(this.path(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    if (!/^(posts|avatars)\/[a-f0-9]{16,64}$/.test(prefix))
+      throw new Error(`Invalid media prefix: ${prefix}`);
+    await rm(join(this.root, prefix), { recursive: true, force: true });
+  }
+
+  async *listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }> {
+    if (root !== 'posts' && root !== 'avatars') throw new Error(`Invalid media root: ${root}`);
+    let names: string[];
+    try {
+      names = await readdir(join(this.root, root));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const info = await stat(join(this.root, root, name)).catch(() => null);
+      if (info?.isDirectory()) yield { prefix: `${root}/${name}`, modifiedAt: info.mtime };
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import type { MediaStorage } from './storage.ts';
+import { assertMediaKey } from './storage.ts';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** Any S3-compatible endpoint (MinIO, R2, s3rver); omit for AWS itself. */
+  endpoint?: string | undefined;
+  accessKeyId?: string | undefined;
+  secretAccessKey?: string | undefined;
+}
+
+const PREFIX_PATTERN = /^(posts|avatars)\/[a-f0-9]{16,64}$/;
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+}
+
+/** Media in an S3-compatible bucket. Objects are immutable (content-addressed keys). */
+export class S3Storage implements MediaStorage {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(opts: S3StorageOptions) {
+    this.bucket = opts.bucket;
+    this.client = new S3Client({
+      region: opts.region,
+      ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+      // Path-style URLs work with every S3-compatible server (no wildcard DNS needed).
+      forcePathStyle: true,
+      // Without this, SDK v3 frames uploads with aws-chunked checksums that several S3-compatible
+      // servers store verbatim: a silently corrupted object.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(opts.accessKeyId && opts.secretAccessKey
+        ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } }
+        : {}),
+    });
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    assertMediaKey(key);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ContentLength: body.length,
+        CacheControl: 'public, max-age=31536000, immutable',
+      }),
+    );
+  }
+
+  async get(key: string) {
+    assertMediaKey(key);
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!out.Body) return null;
+      return {
+        body: out.Body as Readable,
+        contentType: out.ContentType ?? 'application/octet-stream',
+        ...(out.ContentLength !== undefined ? { size: out.ContentLength } : {}),
+      };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    assertMediaKey(key);
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  private async *listObjects(prefix: string) {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) if (object.Key) yield object;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    if (!PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
+    const keys: string[] = [];
+    for await (const object of this.listObjects(`${prefix}/`)) keys.push(object.Key!);
+    // One DELETE per object: a prefix holds a handful of variants, and DeleteObjects needs a
+    // Content-MD5 that not every S3-compatible server accepts alike.
+    await Promise.all(
+      keys.map((Key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key }))),
+    );
+  }
+
+  async *listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }> {
+    if (root !== 'posts' && root !== 'avatars') throw new Error(`Invalid media root: ${root}`);
+    // Objects come back in key order, so one prefix's variants are contiguous.
+    let current: { prefix: string; modifiedAt: Date } | null = null;
+    for await (const object of this.listObjects(`${root}/`)) {
+      const prefix = object.Key!.split('/').slice(0, 2).join('/');
+      const modifiedAt = object.LastModified ?? new Date(0);
+      if (current && current.prefix === prefix) {
+        if (modifiedAt > current.modifiedAt) current.modifiedAt = modifiedAt;
+        continue;
+      }
+      if (current) yield current;
+      current = { prefix, modifiedAt };
+    }
+    if (current) yield current;
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,52 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { loginFailures, posts, users, type UserRow } from '../../db/schema/index.ts';
+
+export async function updateUser(
+  db: Executor,
+  userId: string,
+  values: Partial<Pick<UserRow, 'username' | 'email' | 'passwordHash' | 'exactPublicLocation'>>,
+): Promise<UserRow | null> {
+  const [row] = await db.update(users).set(values).where(eq(users.id, userId)).returning();
+  return row ?? null;
+}
+
+/** Storage prefixes of everything the user uploaded: each post's images and the profile picture. */
+export async function mediaPrefixesOf(db: Executor, userId: string): Promise<string[]> {
+  const postKeys = await db.select({ key: posts.mediaKey }).from(posts).where(eq(posts.userId, userId));
+  const [user] = await db.select({ key: users.profilePicKey }).from(users).where(eq(users.id, userId));
+  const keys = [...postKeys.map((r) => r.key), ...(user?.key ? [user.key] : [])];
+  return [...new Set(keys)];
+}
+
+/**
+ * Media is content-addressed, so another user who uploaded the same picture shares its prefix: those
+ * prefixes are still in use and must survive the deletion.
+ */
+export async function prefixesStillInUse(db: Executor, prefixes: string[]): Promise<Set<string>> {
+  if (prefixes.length === 0) return new Set();
+  const byPosts = await db
+    .selectDistinct({ key: posts.mediaKey })
+    .from(posts)
+    .where(inArray(posts.mediaKey, prefixes));
+  const byUsers = await db
+    .selectDistinct({ key: users.profilePicKey })
+    .from(users)
+    .where(inArray(users.profilePicKey, prefixes));
+  return new Set([...byPosts, ...byUsers].map((r) => r.key).filter((k): k is string => k !== null));
+}
+
+/**
+ * Deletes the account row; the foreign keys' ON DELETE CASCADE remove its posts (with their likes,
+ * comments, hides and group shares), its own comments, likes, hides, blocks in both directions, owned
+ * groups, memberships, join requests and refresh tokens.
+ */
+export async function deleteUser(db: Executor, userId: string): Promise<boolean> {
+  const rows = await db.delete(users).where(eq(users.id, userId)).returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** login_failures is keyed by email, not by user, so no foreign key cascades into it. */
+export async function clearLoginFailuresFor(db: Executor, email: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.emailLower, sql`lower(${email})`));
+}

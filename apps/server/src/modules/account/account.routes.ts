@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changeEmailRequestSchema,
+  changePasswordRequestSchema,
+  changeUsernameRequestSchema,
+  errorResponseSchema,
+  locationPrivacyRequestSchema,
+  myProfileResponseSchema,
+} from '@cats/contracts';
+import { assertNotDemo, requireAuth } from '../../plugins/auth.ts';
+import { createAuthService } from '../auth/auth.service.ts';
+import { clearRefreshCookie, readRefreshCookie } from '../auth/refresh-cookie.ts';
+import { createAccountService } from './account.service.ts';
+
+const settingsResponses = {
+  200: myProfileResponseSchema,
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  409: errorResponseSchema,
+  429: errorResponseSchema,
+};
+
+/** The signed-in user's own account: settings changes and deletion. All refused to the demo user. */
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config } = app;
+  const account = createAccountService({
+    db: app.database.db,
+    storage: app.storage,
+    config,
+    auth: createAuthService({ db: app.database.db, accessTokens: app.accessTokens }),
+    log: app.log,
+  });
+  app.addHook('onRequest', requireAuth);
+  const common = { tags: ['account'], security: [{ bearer: [] }] };
+
+  app.put(
+    '/profile/settings/username',
+    {
+      schema: {
+        ...common,
+        summary: 'Change the display name (current password required)',
+        body: changeUsernameRequestSchema,
+        response: settingsResponses,
+      },
+    },
+    async (request) => account.changeUsername(assertNotDemo(request), request.body),
+  );
+
+  app.put(
+    '/profile/settings/email',
+    {
+      schema: {
+        ...common,
+        summary: 'Change the email address (current password required)',
+        body: changeEmailRequestSchema,
+        response: settingsResponses,
+      },
+    },
+    async (request) => account.changeEmail(assertNotDemo(request), request.body),
+  );
+
+  app.put(
+    '/profile/settings/password',
+    {
+      schema: {
+        ...common,
+        summary: 'Change the password (current password required); ends every other session',
+        body: changePasswordRequestSchema,
+        response: settingsResponses,
+      },
+    },
+    async (request) =>
+      account.changePassword(assertNotDemo(request), request.body, readRefreshCookie(request, config)),
+  );
+
+  app.put(
+    '/profile/settings/location-privacy',
+    {
+      schema: {
+        ...common,
+        summary: 'Publish exact coordinates of located posts, or only the approximate area',
+        body: locationPrivacyRequestSchema,
+        response: settingsResponses,
+      },
+    },
+    async (request) => account.setLocationPrivacy(assertNotDemo(request), request.body.exactPublicLocation),
+  );
+
+  app.delete(
+    '/profile/deleteUser/:userId',
+    {
+      schema: {
+        ...common,
+        summary: 'Delete the own account with all its posts, media, comments, likes, groups and sessions',
+        params: z.object({ userId: z.string() }),
+        response: {
+          204: z.null().describe('Deleted'),
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await account.deleteAccount(assertNotDemo(request), request.params.userId);
+      clearRefreshCookie(reply, config);
+      return reply.status(204).send(null);
+    },
+  );
+};

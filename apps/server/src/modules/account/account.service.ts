@@ -1,0 +1,122 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  AUTH_MESSAGES,
+  DEMO_USER_ID,
+  type ChangeEmailRequest,
+  type ChangePasswordRequest,
+  type ChangeUsernameRequest,
+  type MyProfileResponse,
+} from '@cats/contracts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { conflict, forbidden } from '../../lib/http-errors.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { toUserSummary } from '../../lib/user-summary.ts';
+import type { MediaStorage } from '../../media/storage.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import * as authRepo from '../auth/auth.repository.ts';
+import { uniqueConflict, type AuthService } from '../auth/auth.service.ts';
+import * as repo from './account.repository.ts';
+
+export interface AccountDeps {
+  db: Database;
+  storage: MediaStorage;
+  config: Config;
+  auth: AuthService;
+  log: FastifyBaseLogger;
+}
+
+export function toMyProfile(viewer: AuthContext, user: UserRow, config: Config): MyProfileResponse {
+  return {
+    ...toUserSummary(viewer, user, config.S3_PUBLIC_URL),
+    email: user.email,
+    exactPublicLocation: user.exactPublicLocation,
+    isDemo: user.id === DEMO_USER_ID,
+  };
+}
+
+export function createAccountService({ db, storage, config, auth, log }: AccountDeps) {
+  /** The caller's row; gone only if the account was deleted mid-request, which is a dead token. */
+  async function me(viewer: AuthContext): Promise<UserRow> {
+    const user = await authRepo.findUserById(db, viewer.userId);
+    if (!user)
+      throw forbidden(AUTH_MESSAGES.forbidden, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    return user;
+  }
+
+  async function update(viewer: AuthContext, values: Parameters<typeof repo.updateUser>[2]) {
+    try {
+      const user = await repo.updateUser(db, viewer.userId, values);
+      if (!user) throw forbidden(AUTH_MESSAGES.forbidden);
+      return toMyProfile(viewer, user, config);
+    } catch (err) {
+      throw uniqueConflict(err) ?? err;
+    }
+  }
+
+  return {
+    async changeUsername(viewer: AuthContext, input: ChangeUsernameRequest): Promise<MyProfileResponse> {
+      const user = await me(viewer);
+      await auth.confirmPassword(user, input.currentPassword);
+      // Excluding oneself lets a user change only the case of their own name.
+      if (await authRepo.isUsernameTaken(db, input.username, user.id))
+        throw conflict(AUTH_MESSAGES.usernameTaken);
+      return update(viewer, { username: input.username });
+    },
+
+    async changeEmail(viewer: AuthContext, input: ChangeEmailRequest): Promise<MyProfileResponse> {
+      const user = await me(viewer);
+      await auth.confirmPassword(user, input.currentPassword);
+      if (await authRepo.isEmailTaken(db, input.email, user.id)) throw conflict(AUTH_MESSAGES.emailTaken);
+      return update(viewer, { email: input.email });
+    },
+
+    /** Every other session ends (a thief's included); the one making the change stays signed in. */
+    async changePassword(
+      viewer: AuthContext,
+      input: ChangePasswordRequest,
+      refreshCookie: string | undefined,
+    ): Promise<MyProfileResponse> {
+      const user = await me(viewer);
+      await auth.confirmPassword(user, input.currentPassword);
+      const passwordHash = await hashPassword(input.newPassword);
+      const keepFamily = await auth.sessionFamilyOf(user.id, refreshCookie);
+      const updated = await db.transaction(async (tx) => {
+        const row = await repo.updateUser(tx, user.id, { passwordHash });
+        await authRepo.revokeUserFamilies(tx, user.id, keepFamily, new Date());
+        return row;
+      });
+      if (!updated) throw forbidden(AUTH_MESSAGES.forbidden);
+      return toMyProfile(viewer, updated, config);
+    },
+
+    async setLocationPrivacy(viewer: AuthContext, exactPublicLocation: boolean): Promise<MyProfileResponse> {
+      await me(viewer);
+      return update(viewer, { exactPublicLocation });
+    },
+
+    /**
+     * Own account only. Rows go in one transaction (the foreign keys cascade); files go after it, so a
+     * crash in between leaves only unreferenced files, which the posts module's orphan sweep removes.
+     */
+    async deleteAccount(viewer: AuthContext, userId: string): Promise<void> {
+      if (userId.toLowerCase() !== viewer.userId) throw forbidden(AUTH_MESSAGES.forbidden);
+      const user = await me(viewer);
+      const unused = await db.transaction(async (tx) => {
+        const prefixes = await repo.mediaPrefixesOf(tx, user.id);
+        await repo.deleteUser(tx, user.id);
+        await repo.clearLoginFailuresFor(tx, user.email);
+        const inUse = await repo.prefixesStillInUse(tx, prefixes);
+        return prefixes.filter((p) => !inUse.has(p));
+      });
+      for (const prefix of unused) {
+        try {
+          await storage.deletePrefix(prefix);
+        } catch (err) {
+          log.warn({ err, prefix }, 'account deletion: media not deleted; the orphan sweep will retry');
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,492 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray, or, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import {
+  AUTH_MESSAGES,
+  DEMO_DISABLED_MESSAGE,
+  DEMO_EMAIL,
+  DEMO_USER_ID,
+  DEMO_USERNAME,
+  PASSWORD_HINT,
+  USERNAME_HINT,
+  EMAIL_HINT,
+} from '@cats/contracts';
+import { buildTestApp, uniqueSuffix, type TestApp } from '../../../test/build-app.ts';
+import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
+import {
+  blocks,
+  comments,
+  groupMembers,
+  groups,
+  hiddenPosts,
+  joinRequests,
+  likes,
+  loginFailures,
+  postGroups,
+  posts,
+  refreshTokens,
+  users,
+} from '../../db/schema/index.ts';
+
+const WEBP = Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 ', 'binary');
+
+describe('account settings and deletion API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ RATE_LIMIT_LOGIN_PER_MINUTE: '100000' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const put = async (url: string, user: { id: string } | null, payload: object, cookie?: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/profile/settings/${url}`,
+      headers: user ? await authHeader(t.app, user.id) : {},
+      payload,
+      ...(cookie ? { cookies: { jwt: cookie } } : {}),
+    });
+  const login = (email: string, password: string) =>
+    t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+  const refresh = (cookie: string) =>
+    t.app.inject({ method: 'GET', url: '/api/refresh', cookies: { jwt: cookie } });
+  const cookieOf = (res: LightMyRequestResponse) => res.cookies.find((c) => c.name === 'jwt')!.value;
+  const userRow = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0];
+
+  describe('every account route', () => {
+    it.each([
+      ['PUT', '/api/profile/settings/username'],
+      ['PUT', '/api/profile/settings/email'],
+      ['PUT', '/api/profile/settings/password'],
+      ['PUT', '/api/profile/settings/location-privacy'],
+      ['DELETE', `/api/profile/deleteUser/${DEMO_USER_ID}`],
+    ] as const)('%s %s needs a bearer token (401)', async (method, url) => {
+      const res = await t.app.inject({ method, url, payload: {} });
+      expect(res.statusCode).toBe(401);
+    });
+
+    it.each([
+      ['username', { username: 'demo_renamed', currentPassword: 'DemoCats123' }],
+      ['email', { email: 'demo2@example.com', currentPassword: 'DemoCats123' }],
+      ['password', { newPassword: 'NewDemo1234', currentPassword: 'DemoCats123' }],
+      ['location-privacy', { exactPublicLocation: true }],
+    ])('refuses the demo user changing %s with 403 Feature disabled for demo user', async (path, payload) => {
+      const res = await put(path, { id: DEMO_USER_ID }, payload);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: DEMO_DISABLED_MESSAGE });
+      expect(res.headers['www-authenticate']).toBeUndefined();
+      expect(await userRow(DEMO_USER_ID)).toMatchObject({
+        username: DEMO_USERNAME,
+        email: DEMO_EMAIL,
+        exactPublicLocation: false,
+      });
+      expect((await login(DEMO_EMAIL, 'DemoCats123')).statusCode).toBe(200);
+    });
+
+    it('refuses the demo user deleting the account', async () => {
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/profile/deleteUser/${DEMO_USER_ID}`,
+        headers: await authHeader(t.app, DEMO_USER_ID),
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: DEMO_DISABLED_MESSAGE });
+      expect(await userRow(DEMO_USER_ID)).toBeDefined();
+    });
+  });
+
+  describe('PUT /api/profile/settings/username', () => {
+    it('changes the display name and answers the own profile', async () => {
+      const user = await createUser(t.db);
+      const username = `new_${uniqueSuffix()}`;
+      const res = await put('username', user, { username, currentPassword: user.password });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        _id: user.id,
+        username,
+        email: user.email,
+        exactPublicLocation: false,
+        isDemo: false,
+      });
+      expect((await userRow(user.id))!.username).toBe(username);
+    });
+
+    it('includes the picture URLs when the user has one', async () => {
+      const key = `avatars/${randomBytes(16).toString('hex')}`;
+      const user = await createUser(t.db, { profilePicKey: key });
+      const res = await put('username', user, {
+        username: `pic_${uniqueSuffix()}`,
+        currentPassword: user.password,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        profilePicUrl: `/media/${key}/300.webp`,
+        avatarUrl: `/media/${key}/72.webp`,
+      });
+    });
+
+    it('answers 400 Current password is incorrect for a wrong password, and changes nothing', async () => {
+      const user = await createUser(t.db);
+      const res = await put('username', user, {
+        username: `x_${uniqueSuffix()}`,
+        currentPassword: 'Wrong12345',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'Current password is incorrect' });
+      expect((await userRow(user.id))!.username).toBe(user.username);
+    });
+
+    it('validates like sign-up', async () => {
+      const user = await createUser(t.db);
+      for (const username of ['ab', 'a'.repeat(24), 'no spaces']) {
+        const res = await put('username', user, { username, currentPassword: user.password });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ message: USERNAME_HINT });
+      }
+      const missing = await put('username', user, { username: `ok_${uniqueSuffix()}` });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toEqual({ message: 'Please enter your current password' });
+    });
+
+    it('answers 409 for a name taken in any case, but lets a user change the case of their own', async () => {
+      const user = await createUser(t.db);
+      const other = await createUser(t.db);
+      const taken = await put('username', user, {
+        username: other.username.toUpperCase(),
+        currentPassword: user.password,
+      });
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json()).toEqual({ message: AUTH_MESSAGES.usernameTaken });
+      const own = await put('username', user, {
+        username: user.username.toUpperCase(),
+        currentPassword: user.password,
+      });
+      expect(own.statusCode).toBe(200);
+      expect(own.json().username).toBe(user.username.toUpperCase());
+    });
+  });
+
+  describe('PUT /api/profile/settings/email', () => {
+    it('changes the email: the new one logs in, the old one no longer does', async () => {
+      const user = await createUser(t.db);
+      const email = `moved_${uniqueSuffix()}@example.com`;
+      const res = await put('email', user, { email, currentPassword: user.password });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ _id: user.id, email });
+      expect((await login(email, user.password)).statusCode).toBe(200);
+      expect((await login(user.email, user.password)).statusCode).toBe(401);
+    });
+
+    it('refuses an invalid email (400), a wrong password (400) and a taken email in any case (409)', async () => {
+      const user = await createUser(t.db);
+      const other = await createUser(t.db);
+      const invalid = await put('email', user, { email: 'nope', currentPassword: user.password });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json()).toEqual({ message: EMAIL_HINT });
+      const wrong = await put('email', user, {
+        email: `w_${uniqueSuffix()}@example.com`,
+        currentPassword: 'Bad12345',
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json()).toEqual({ message: AUTH_MESSAGES.currentPasswordIncorrect });
+      const taken = await put('email', user, {
+        email: other.email.toUpperCase(),
+        currentPassword: user.password,
+      });
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json()).toEqual({ message: AUTH_MESSAGES.emailTaken });
+      expect((await userRow(user.id))!.email).toBe(user.email);
+    });
+  });
+
+  describe('PUT /api/profile/settings/password', () => {
+    it('changes the password and ends every other session, keeping the current one', async () => {
+      const user = await createUser(t.db);
+      const here = cookieOf(await login(user.email, user.password));
+      const elsewhere = cookieOf(await login(user.email, user.password));
+      const res = await put(
+        'password',
+        user,
+        { currentPassword: user.password, newPassword: 'Purring456' },
+        here,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ _id: user.id, username: user.username });
+
+      expect((await refresh(elsewhere)).statusCode).toBe(403);
+      expect((await refresh(here)).statusCode).toBe(200);
+      expect((await login(user.email, user.password)).statusCode).toBe(401);
+      expect((await login(user.email, 'Purring456')).statusCode).toBe(200);
+    });
+
+    it('ends every session when the request carries no refresh cookie', async () => {
+      const user = await createUser(t.db);
+      const session = cookieOf(await login(user.email, user.password));
+      const res = await put('password', user, { currentPassword: user.password, newPassword: 'Purring456' });
+      expect(res.statusCode).toBe(200);
+      expect((await refresh(session)).statusCode).toBe(403);
+    });
+
+    it('does not keep a session of another user named by the cookie', async () => {
+      const user = await createUser(t.db);
+      const other = await createUser(t.db);
+      const mine = cookieOf(await login(user.email, user.password));
+      const theirs = cookieOf(await login(other.email, other.password));
+      const res = await put(
+        'password',
+        user,
+        { currentPassword: user.password, newPassword: 'Purring456' },
+        theirs,
+      );
+      expect(res.statusCode).toBe(200);
+      expect((await refresh(mine)).statusCode).toBe(403);
+      expect((await refresh(theirs)).statusCode).toBe(200);
+    });
+
+    it('refuses a weak new password and a wrong current one, changing nothing', async () => {
+      const user = await createUser(t.db);
+      const weak = await put('password', user, { currentPassword: user.password, newPassword: 'weak' });
+      expect(weak.statusCode).toBe(400);
+      expect(weak.json()).toEqual({ message: PASSWORD_HINT });
+      const wrong = await put('password', user, { currentPassword: 'Wrong12345', newPassword: 'Purring456' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json()).toEqual({ message: AUTH_MESSAGES.currentPasswordIncorrect });
+      expect((await login(user.email, user.password)).statusCode).toBe(200);
+    });
+
+    it('throttles guesses of the current password like logins (429 after 5)', async () => {
+      const user = await createUser(t.db);
+      for (let i = 0; i < 5; i += 1) {
+        const res = await put('password', user, {
+          currentPassword: `Wrong1234${i}`,
+          newPassword: 'Purring456',
+        });
+        expect(res.statusCode).toBe(400);
+      }
+      const locked = await put('password', user, {
+        currentPassword: user.password,
+        newPassword: 'Purring456',
+      });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.headers['retry-after']).toBeDefined();
+      expect((await login(user.email, user.password)).statusCode).toBe(429);
+    });
+  });
+
+  describe('PUT /api/profile/settings/location-privacy', () => {
+    it('switches exact public locations on and off without a password, for the caller only', async () => {
+      const user = await createUser(t.db);
+      const other = await createUser(t.db);
+      const on = await put('location-privacy', user, { exactPublicLocation: true, currentUserId: other.id });
+      expect(on.statusCode).toBe(200);
+      expect(on.json()).toMatchObject({ _id: user.id, exactPublicLocation: true });
+      expect((await userRow(user.id))!.exactPublicLocation).toBe(true);
+      expect((await userRow(other.id))!.exactPublicLocation).toBe(false);
+      const off = await put('location-privacy', user, { exactPublicLocation: false });
+      expect(off.json()).toMatchObject({ exactPublicLocation: false });
+      const bad = await put('location-privacy', user, { exactPublicLocation: 'yes' });
+      expect(bad.statusCode).toBe(400);
+    });
+  });
+
+  describe('DELETE /api/profile/deleteUser/:userId', () => {
+    const del = async (caller: { id: string }, userId: string, cookie?: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/api/profile/deleteUser/${userId}`,
+        headers: await authHeader(t.app, caller.id),
+        ...(cookie ? { cookies: { jwt: cookie } } : {}),
+      });
+
+    it("refuses someone else's account, an unknown id and a malformed id with 403", async () => {
+      const user = await createUser(t.db);
+      const other = await createUser(t.db);
+      for (const id of [other.id, randomUUID(), 'not-an-id', DEMO_USER_ID]) {
+        const res = await del(user, id);
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ message: 'Forbidden' });
+      }
+      expect(await userRow(other.id)).toBeDefined();
+      expect(await userRow(user.id)).toBeDefined();
+      expect(await userRow(DEMO_USER_ID)).toBeDefined();
+    });
+
+    it('deletes the account with every row and file it owns, and nothing of anyone else', async () => {
+      const user = await createUser(t.db, { profilePicKey: `avatars/${randomBytes(16).toString('hex')}` });
+      const other = await createUser(t.db);
+      const third = await createUser(t.db);
+
+      // The user's posts, with files; one shares its (content-addressed) media with another user's post.
+      const own = [await createPost(t.db, user.id), await createPost(t.db, user.id)];
+      const sharedKey = `posts/${randomBytes(16).toString('hex')}`;
+      own.push(await createPost(t.db, user.id, { mediaKey: sharedKey }));
+      const othersPost = await createPost(t.db, other.id);
+      const othersSameImage = await createPost(t.db, third.id, { mediaKey: sharedKey });
+      const files = [...own.map((p) => p.mediaKey), user.profilePicKey!].flatMap((prefix) => [
+        `${prefix}/64.webp`,
+        `${prefix}/800.webp`,
+      ]);
+      for (const key of [...files, `${othersPost.mediaKey}/64.webp`])
+        await t.storage.put(key, WEBP, 'image/webp');
+
+      // What the user did to others, and what others did to the user's things.
+      await t.db.insert(comments).values([
+        { postId: othersPost.id, userId: user.id, body: 'Lovely cat' },
+        { postId: own[0]!.id, userId: other.id, body: 'Yours is lovely too' },
+        { postId: othersPost.id, userId: other.id, body: 'Thanks' },
+      ]);
+      await t.db.insert(likes).values([
+        { postId: othersPost.id, userId: user.id },
+        { postId: own[0]!.id, userId: other.id },
+        { postId: othersPost.id, userId: third.id },
+      ]);
+      await t.db.insert(hiddenPosts).values([
+        { postId: othersSameImage.id, userId: user.id },
+        { postId: own[1]!.id, userId: other.id },
+      ]);
+      await t.db.insert(blocks).values([
+        { blockerId: user.id, blockedId: third.id },
+        { blockerId: other.id, blockedId: user.id },
+      ]);
+      const code = () => `Cats#${randomBytes(3).toString('hex')}`;
+      const [ownedGroup] = await t.db
+        .insert(groups)
+        .values({ name: 'My street', code: code(), ownerId: user.id })
+        .returning();
+      const [othersGroup] = await t.db
+        .insert(groups)
+        .values({ name: 'Their street', code: code(), ownerId: other.id })
+        .returning();
+      const [thirdGroup] = await t.db
+        .insert(groups)
+        .values({ name: 'Third street', code: code(), ownerId: third.id })
+        .returning();
+      await t.db.insert(groupMembers).values([
+        { groupId: ownedGroup!.id, userId: user.id, role: 'owner' },
+        { groupId: ownedGroup!.id, userId: other.id },
+        { groupId: othersGroup!.id, userId: other.id, role: 'owner' },
+        { groupId: othersGroup!.id, userId: user.id },
+      ]);
+      await t.db.insert(joinRequests).values([{ groupId: thirdGroup!.id, userId: user.id }]);
+      await t.db.insert(postGroups).values([
+        { postId: own[0]!.id, groupId: othersGroup!.id },
+        { postId: othersPost.id, groupId: ownedGroup!.id },
+        { postId: othersPost.id, groupId: othersGroup!.id },
+      ]);
+
+      // Sessions and a failed login.
+      const session = cookieOf(await login(user.email, user.password));
+      const secondSession = cookieOf(await login(user.email, user.password));
+      const accessToken = (await login(user.email, user.password)).json<{ accessToken: string }>()
+        .accessToken;
+      expect((await login(user.email, 'Wrong12345')).statusCode).toBe(401);
+      const bearer = { authorization: `Bearer ${accessToken}` };
+
+      const ownIds = own.map((p) => p.id);
+      const ownedGroupIds = [ownedGroup!.id];
+      const counts = async () => ({
+        users: await t.db.$count(users, eq(users.id, user.id)),
+        posts: await t.db.$count(posts, eq(posts.userId, user.id)),
+        comments: await t.db.$count(
+          comments,
+          or(eq(comments.userId, user.id), inArray(comments.postId, ownIds)),
+        ),
+        likes: await t.db.$count(likes, or(eq(likes.userId, user.id), inArray(likes.postId, ownIds))),
+        hiddenPosts: await t.db.$count(
+          hiddenPosts,
+          or(eq(hiddenPosts.userId, user.id), inArray(hiddenPosts.postId, ownIds)),
+        ),
+        blocks: await t.db.$count(blocks, or(eq(blocks.blockerId, user.id), eq(blocks.blockedId, user.id))),
+        groups: await t.db.$count(groups, eq(groups.ownerId, user.id)),
+        groupMembers: await t.db.$count(
+          groupMembers,
+          or(eq(groupMembers.userId, user.id), inArray(groupMembers.groupId, ownedGroupIds)),
+        ),
+        joinRequests: await t.db.$count(joinRequests, eq(joinRequests.userId, user.id)),
+        postGroups: await t.db.$count(
+          postGroups,
+          or(inArray(postGroups.postId, ownIds), inArray(postGroups.groupId, ownedGroupIds)),
+        ),
+        refreshTokens: await t.db.$count(refreshTokens, eq(refreshTokens.userId, user.id)),
+        loginFailures: await t.db.$count(
+          loginFailures,
+          sql`${loginFailures.emailLower} = lower(${user.email})`,
+        ),
+      });
+      // Every table really holds something of the user before, so the zeros after mean something.
+      const before = await counts();
+      for (const [table, count] of Object.entries(before)) expect(count, table).toBeGreaterThan(0);
+      for (const key of files) expect(await t.storage.exists(key), key).toBe(true);
+
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/profile/deleteUser/${user.id}`,
+        headers: bearer,
+        cookies: { jwt: session },
+      });
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+      const cleared = res.cookies.find((c) => c.name === 'jwt')!;
+      expect(cleared.value).toBe('');
+
+      const after = await counts();
+      for (const [table, count] of Object.entries(after)) expect(count, table).toBe(0);
+      // No file of the user is left: not the post variants, not the profile picture, not the folders.
+      for (const key of files.filter((k) => !k.startsWith(sharedKey))) {
+        expect(await t.storage.exists(key), key).toBe(false);
+      }
+      for (const prefix of [own[0]!.mediaKey, own[1]!.mediaKey, user.profilePicKey!]) {
+        expect(existsSync(join(t.mediaDir, prefix)), prefix).toBe(false);
+      }
+      // The image another user also posted stays, with everything of the other users.
+      expect(await t.storage.exists(`${sharedKey}/64.webp`)).toBe(true);
+      expect(await t.storage.exists(`${othersPost.mediaKey}/64.webp`)).toBe(true);
+      expect(await t.db.$count(posts, inArray(posts.id, [othersPost.id, othersSameImage.id]))).toBe(2);
+      expect(await t.db.$count(comments, eq(comments.postId, othersPost.id))).toBe(1);
+      expect(await t.db.$count(likes, eq(likes.postId, othersPost.id))).toBe(1);
+      expect(await t.db.$count(groups, inArray(groups.id, [othersGroup!.id, thirdGroup!.id]))).toBe(2);
+      expect(await t.db.$count(groupMembers, eq(groupMembers.groupId, othersGroup!.id))).toBe(1);
+      expect(await t.db.$count(postGroups, eq(postGroups.groupId, othersGroup!.id))).toBe(1);
+      expect(await userRow(other.id)).toBeDefined();
+      expect(await userRow(third.id)).toBeDefined();
+
+      // Nothing works in the user's name any more.
+      const stillLive = await t.app.inject({
+        method: 'PUT',
+        url: '/api/profile/settings/location-privacy',
+        headers: bearer,
+        payload: { exactPublicLocation: true },
+      });
+      expect(stillLive.statusCode).toBe(403);
+      expect(stillLive.headers['www-authenticate']).toContain('invalid_token');
+      expect((await refresh(session)).statusCode).toBe(403);
+      expect((await refresh(secondSession)).statusCode).toBe(403);
+      expect((await login(user.email, user.password)).statusCode).toBe(401);
+      const again = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/profile/deleteUser/${user.id}`,
+        headers: bearer,
+      });
+      expect(again.statusCode).toBe(403);
+
+      // The name and email are free again.
+      const signup = await t.app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        payload: { username: user.username, email: user.email, password: 'Fresh12345' },
+      });
+      expect(signup.statusCode).toBe(201);
+    });
+
+    it('deletes an account with nothing in it (204) and accepts the id in upper case', async () => {
+      const user: CreatedUser = await createUser(t.db);
+      const res = await del(user, user.id.toUpperCase());
+      expect(res.statusCode).toBe(204);
+      expect(await userRow(user.id)).toBeUndefined();
+    });
+  });
+});

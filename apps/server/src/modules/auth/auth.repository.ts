@@ -1,0 +1,165 @@
+import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { isUuid } from '@cats/contracts';
+import type { Executor } from '../../db/client.ts';
+import { loginFailures, refreshTokens, users, type UserRow } from '../../db/schema/index.ts';
+
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
+
+// ---- users --------------------------------------------------------------------------------------
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** Emails are unique case-insensitively (users_email_lower_idx), so lookups compare lower-cased. */
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function isEmailTaken(db: Executor, email: string, exceptUserId?: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        sql`lower(${users.email}) = lower(${email})`,
+        exceptUserId ? ne(users.id, exceptUserId) : undefined,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function isUsernameTaken(
+  db: Executor,
+  username: string,
+  exceptUserId?: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        sql`lower(${users.username}) = lower(${username})`,
+        exceptUserId ? ne(users.id, exceptUserId) : undefined,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function insertUser(
+  db: Executor,
+  values: { username: string; email: string; passwordHash: string },
+): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row!;
+}
+
+/** The unique index a failed insert or update ran into, or null for any other error. */
+export function violatedUniqueIndex(err: unknown): string | null {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return typeof constraint === 'string' ? constraint : '';
+  }
+  return null;
+}
+
+// ---- refresh tokens -----------------------------------------------------------------------------
+
+export async function insertRefreshToken(
+  db: Executor,
+  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(refreshTokens).values(values);
+}
+
+export async function findRefreshToken(db: Executor, tokenHash: string): Promise<RefreshTokenRow | null> {
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Marks a live token as used, atomically: of two concurrent refreshes with the same token only one
+ * gets the row back. null when the token is unknown, already rotated, revoked or expired.
+ */
+export async function markRotated(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+): Promise<RefreshTokenRow | null> {
+  const [row] = await db
+    .update(refreshTokens)
+    .set({ rotatedAt: now })
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        isNull(refreshTokens.rotatedAt),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export async function revokeFamily(db: Executor, familyId: string, now: Date): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Ends every session of the user except the family kept (the caller's own), if any. */
+export async function revokeUserFamilies(
+  db: Executor,
+  userId: string,
+  keepFamilyId: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+        keepFamilyId ? ne(refreshTokens.familyId, keepFamilyId) : undefined,
+      ),
+    );
+}
+
+/** Dead tokens of a user (revoked or past their absolute expiry) are kept no longer than needed. */
+export async function deleteExpiredRefreshTokens(db: Executor, userId: string, before: Date): Promise<void> {
+  await db
+    .delete(refreshTokens)
+    .where(and(eq(refreshTokens.userId, userId), lt(refreshTokens.expiresAt, before)));
+}
+
+// ---- login failures -----------------------------------------------------------------------------
+
+export async function recentLoginFailures(db: Executor, emailLower: string, since: Date): Promise<Date[]> {
+  const rows = await db
+    .select({ failedAt: loginFailures.failedAt })
+    .from(loginFailures)
+    .where(and(eq(loginFailures.emailLower, emailLower), gt(loginFailures.failedAt, since)))
+    .orderBy(asc(loginFailures.failedAt));
+  return rows.map((r) => r.failedAt);
+}
+
+/** Records a failure and forgets everyone's failures that fell out of the window (the table stays small). */
+export async function recordLoginFailure(db: Executor, emailLower: string, at: Date, windowStart: Date) {
+  await db.insert(loginFailures).values({ emailLower, failedAt: at });
+  await db.delete(loginFailures).where(lt(loginFailures.failedAt, windowStart));
+}
+
+export async function clearLoginFailures(db: Executor, emailLower: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.emailLower, emailLower));
+}

@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm';
+import { isUuid } from '@cats/contracts';
+import type { Executor } from '../../db/client.ts';
+
+/** A post on the public map, with its exact position and the owner's precision choice. */
+export interface MapPointRow {
+  id: string;
+  userId: string;
+  latitude: number;
+  longitude: number;
+  exactPublicLocation: boolean;
+  mediaKey: string;
+  createdAt: number;
+}
+
+/**
+ * A reader's position in the change log: every row with a higher sequence number is new, and so are
+ * the rows of the transactions that were still open when it looked (they took their numbers earlier
+ * but were not visible yet). Typically a handful of open writers.
+ */
+export interface ChangeWatermark {
+  seq: number;
+  openXids: number[];
+}
+
+export interface MapChange {
+  seq: number;
+  postId: string;
+}
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown): Row[] =>
+  Array.isArray(result) ? (result as Row[]) : ((result as { rows: Row[] }).rows ?? []);
+
+const toPoint = (r: Row): MapPointRow => ({
+  id: String(r.id),
+  userId: String(r.user_id),
+  latitude: Number(r.latitude),
+  longitude: Number(r.longitude),
+  exactPublicLocation: r.exact_public_location === true,
+  mediaKey: String(r.media_key),
+  createdAt: Number(r.created_ms),
+});
+
+const POINT_COLUMNS = sql`p.id, p.user_id, p.latitude, p.longitude, u.exact_public_location, p.media_key,
+  extract(epoch from p.created_at) * 1000 as created_ms`;
+/** The explore layer: posts with the location switch on and valid coordinates. */
+const ON_MAP = sql`p.show_location and p.latitude is not null and p.longitude is not null`;
+
+/** Writers open at this statement's snapshot (pg_snapshot_xip), as numbers comparable with map_changes.xid. */
+const OPEN_XIDS = sql`array(select x::text::bigint from pg_snapshot_xip(pg_current_snapshot()) x)`;
+
+const toNumbers = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : []);
+
+/**
+ * The change log's current position. Read it before loading the layer: every change committed after
+ * it is read again later and re-applied (applying twice is harmless).
+ */
+export async function readWatermark(db: Executor): Promise<ChangeWatermark> {
+  const [row] = rowsOf(
+    await db.execute(
+      sql`select coalesce((select max(seq) from map_changes), 0) as seq, ${OPEN_XIDS} as open`,
+    ),
+  );
+  return { seq: Number(row!.seq), openXids: toNumbers(row!.open) };
+}
+
+/**
+ * One page of the map layer in id order. Loading in pages keeps an embedded (single-connection)
+ * database answering other requests in between; each page comes as one tab-separated text value,
+ * which an embedded database returns several times faster than rows of columns.
+ */
+export async function loadMapLayerPage(
+  db: Executor,
+  afterId: string | null,
+  limit: number,
+): Promise<Omit<MapPointRow, 'exactPublicLocation'>[]> {
+  const after = afterId ? sql`and id > ${afterId}` : sql``;
+  const [row] = rowsOf(
+    await db.execute(sql`select string_agg(concat_ws(E'\t', id, user_id, latitude, longitude, media_key,
+        extract(epoch from created_at) * 1000), E'\n' order by id) as page
+      from (select id, user_id, latitude, longitude, media_key, created_at from posts p
+        where ${ON_MAP} ${after} order by id limit ${limit}) p`),
+  );
+  const page = typeof row?.page === 'string' ? row.page : '';
+  if (!page) return [];
+  return page.split('\n').map((line) => {
+    const [id, userId, latitude, longitude, mediaKey, created] = line.split('\t');
+    return {
+      id: id!,
+      userId: userId!,
+      latitude: Number(latitude),
+      longitude: Number(longitude),
+      mediaKey: mediaKey!,
+      createdAt: Number(created),
+    };
+  });
+}
+
+/** Users who publish exact locations (few): the layer's pages carry no user columns. */
+export async function exactLocationUserIds(db: Executor): Promise<Set<string>> {
+  const rows = rowsOf(await db.execute(sql`select id from users where exact_public_location`));
+  return new Set(rows.map((r) => String(r.id)));
+}
+
+/** Change-log rows after the watermark (in one snapshot with the new list of open writers). */
+export async function readMapChanges(
+  db: Executor,
+  since: ChangeWatermark,
+  limit: number,
+): Promise<{ openXids: number[]; changes: MapChange[] }> {
+  const open = since.openXids.length
+    ? sql`or xid in (${sql.join(
+        since.openXids.map((x) => sql`${x}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const [row] = rowsOf(
+    await db.execute(sql`select ${OPEN_XIDS} as open,
+      coalesce((select json_agg(json_build_array(c.seq, c.post_id) order by c.seq)
+        from (select seq, post_id from map_changes where seq > ${since.seq} ${open}
+          order by seq limit ${limit}) c), '[]') as changes`),
+  );
+  const raw = (typeof row!.changes === 'string' ? JSON.parse(row!.changes) : row!.changes) as [
+    number,
+    string,
+  ][];
+  return {
+    openXids: toNumbers(row!.open),
+    changes: raw.map(([seq, postId]) => ({ seq: Number(seq), postId })),
+  };
+}
+
+/** The current map state of some posts: absent from the result when they are no longer on the map. */
+export async function loadMapPoints(db: Executor, postIds: readonly string[]): Promise<MapPointRow[]> {
+  if (postIds.length === 0) return [];
+  const ids = sql.join(
+    postIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const rows = rowsOf(
+    await db.execute(
+      sql`select ${POINT_COLUMNS} from posts p join users u on u.id = p.user_id
+        where p.id in (${ids}) and ${ON_MAP}`,
+    ),
+  );
+  return rows.map(toPoint);
+}
+
+export async function pruneMapChanges(db: Executor, olderThanSeconds: number): Promise<void> {
+  await db.execute(
+    sql`delete from map_changes where changed_at < now() - make_interval(secs => ${olderThanSeconds})`,
+  );
+}
+
+/** What one viewer must not see: posts they hid, and users blocked either way. */
+export async function viewerExclusions(
+  db: Executor,
+  viewerId: string,
+): Promise<{ hiddenPostIds: string[]; blockedUserIds: string[] }> {
+  if (!isUuid(viewerId)) return { hiddenPostIds: [], blockedUserIds: [] };
+  const [row] = rowsOf(
+    await db.execute(sql`select
+      array(select post_id::text from hidden_posts where user_id = ${viewerId}) as hidden,
+      array(select case when blocker_id = ${viewerId} then blocked_id else blocker_id end::text
+        from blocks where blocker_id = ${viewerId} or blocked_id = ${viewerId}) as blocked`),
+  );
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return { hiddenPostIds: list(row?.hidden), blockedUserIds: list(row?.blocked) };
+}

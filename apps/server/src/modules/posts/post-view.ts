@@ -1,0 +1,181 @@
+import { IMAGE_WIDTHS, type PagedPostsResponse, type Post } from '@cats/contracts';
+import type { Executor } from '../../db/client.ts';
+import { badRequest } from '../../lib/http-errors.ts';
+import { toUserSummary } from '../../lib/user-summary.ts';
+import { mediaUrl, variantKey } from '../../media/urls.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import {
+  selectVisiblePosts,
+  type FeedCursor,
+  type PostFilter,
+  type PostViewRow,
+} from './posts.repository.ts';
+
+// ---------------------------------------------------------------------------------------------------
+// Location precision (groups-and-privacy issue, point 6)
+//
+// Anyone but the owner sees the centre of a fixed grid cell of about 500 m. Rows are 0.0045 degrees of
+// latitude (~500 m everywhere); within a row, cells are 0.0045 / cos(row-centre latitude) degrees of
+// longitude wide, so they stay ~500 m wide away from the equator. The grid is fixed (not centred on the
+// post, not randomised per request), so repeated requests or many posts from one home reveal nothing
+// beyond the cell: every point of a cell maps to the same centre.
+// ---------------------------------------------------------------------------------------------------
+
+export const LOCATION_GRID_DEGREES = 0.0045;
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
+
+export function approximateLocation(
+  latitude: number,
+  longitude: number,
+): { latitude: number; longitude: number } {
+  const step = LOCATION_GRID_DEGREES;
+  const row = Math.floor(latitude / step);
+  const centreLatitude = Math.min(90, Math.max(-90, (row + 0.5) * step));
+  // Near the poles the cells would get absurdly wide; cap them at 1 degree of longitude.
+  const lonStep = Math.min(1, step / Math.max(Math.cos((centreLatitude * Math.PI) / 180), 1e-6));
+  const column = Math.floor(longitude / lonStep);
+  const centreLongitude = Math.min(180, Math.max(-180, (column + 0.5) * lonStep));
+  return { latitude: round6(centreLatitude), longitude: round6(centreLongitude) };
+}
+
+type LocationView = Pick<Post, 'latitude' | 'longitude' | 'locationPrecision'>;
+
+/**
+ * What a viewer may know of a post's position:
+ * - the owner: exact coordinates, even with the switch off (the profile toggle needs them);
+ * - group members in their group's listing (row.groupAccess): exact, even with the switch off, as the
+ *   Groups screen's notice says;
+ * - everyone else: nothing unless showLocation is on; then exact if the owner chose exact public
+ *   locations in settings, else the grid-cell centre.
+ */
+export function locationFor(viewer: AuthContext, row: PostViewRow): LocationView {
+  const none = { latitude: null, longitude: null, locationPrecision: null } as const;
+  if (row.latitude === null || row.longitude === null) return none;
+  const exact = { latitude: row.latitude, longitude: row.longitude, locationPrecision: 'exact' } as const;
+  if (row.userId === viewer.userId || row.groupAccess) return exact;
+  if (!row.showLocation) return none;
+  if (row.exactPublicLocation) return exact;
+  return { ...approximateLocation(row.latitude, row.longitude), locationPrecision: 'approximate' };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Serialisation to the contracts' Post
+// ---------------------------------------------------------------------------------------------------
+
+export interface PostViewOptions {
+  /** config.S3_PUBLIC_URL: media URLs point there instead of /media when set. */
+  publicBase: string | undefined;
+}
+
+export function imageVariantUrls(publicBase: string | undefined, prefix: string): Record<string, string> {
+  return Object.fromEntries(
+    IMAGE_WIDTHS.map((w) => [String(w), mediaUrl(publicBase, variantKey(prefix, w))]),
+  );
+}
+
+export function toPostView(viewer: AuthContext, row: PostViewRow, opts: PostViewOptions): Post {
+  const variants = imageVariantUrls(opts.publicBase, row.mediaKey);
+  const isOwner = row.userId === viewer.userId;
+  return {
+    _id: row.id,
+    user: toUserSummary(
+      viewer,
+      { id: row.userId, username: row.username, profilePicKey: row.profilePicKey },
+      opts.publicBase,
+    ),
+    imageUrl: variants['800']!,
+    image: { width: row.width, height: row.height, placeholder: row.placeholder, variants },
+    caption: row.caption,
+    catName: row.catName,
+    greatCat: row.likerIds,
+    ...locationFor(viewer, row),
+    // Others learn only that a location is shown; the owner sees the switch as set.
+    showLocation: isOwner ? row.showLocation : row.showLocation && row.latitude !== null,
+    commentCount: row.commentCount,
+    createdAt: row.createdAt.toISOString(),
+    ...(isOwner ? { groupIds: row.groupIds ?? [] } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Cursors: opaque to clients, base64url of "<created_at with microseconds>|<id>"
+// ---------------------------------------------------------------------------------------------------
+
+const CURSOR_PATTERN =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+export const INVALID_CURSOR_MESSAGE = 'Invalid cursor';
+
+export function encodeCursor(row: Pick<PostViewRow, 'createdKey' | 'id'>): string {
+  return Buffer.from(`${row.createdKey}|${row.id}`).toString('base64url');
+}
+
+/** The cursor's position; 400 for anything this server did not produce. */
+export function decodeCursor(cursor: string): FeedCursor {
+  const match = CURSOR_PATTERN.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match || Number.isNaN(Date.parse(match[1]!))) throw badRequest(INVALID_CURSOR_MESSAGE);
+  return { createdAt: match[1]!, id: match[2]! };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The listings everybody reuses
+// ---------------------------------------------------------------------------------------------------
+
+export interface ListPostsOptions extends PostViewOptions {
+  /** Page number from 1 (used when no cursor is given). */
+  page: number;
+  pageSize: number;
+  /** An opaque cursor from a previous response's info.nextCursor. */
+  cursor?: string | undefined;
+}
+
+/**
+ * One page of posts visible to the viewer, as the API returns them: feed (no filter), profile
+ * ({authorId}), explore ({located: true}) and group listings ({groupId}, members only).
+ */
+export async function listPosts(
+  db: Executor,
+  viewer: AuthContext,
+  filter: PostFilter,
+  opts: ListPostsOptions,
+): Promise<PagedPostsResponse> {
+  const cursor = opts.cursor ? decodeCursor(opts.cursor) : null;
+  const rows = await selectVisiblePosts(db, viewer.userId, filter, {
+    limit: opts.pageSize,
+    offset: (opts.page - 1) * opts.pageSize,
+    cursor,
+  });
+  const hasMore = rows.length > opts.pageSize;
+  const pageRows = rows.slice(0, opts.pageSize);
+  const last = pageRows.at(-1);
+  return {
+    posts: pageRows.map((row) => toPostView(viewer, row, opts)),
+    info: {
+      next: hasMore ? opts.page + 1 : null,
+      nextCursor: hasMore && last ? encodeCursor(last) : null,
+    },
+  };
+}
+
+/** Every post matching the filter, unpaged, up to `max` (explore's map markers). */
+export async function listAllPosts(
+  db: Executor,
+  viewer: AuthContext,
+  filter: PostFilter,
+  opts: PostViewOptions & { max: number },
+): Promise<Post[]> {
+  const rows = await selectVisiblePosts(db, viewer.userId, filter, { limit: opts.max });
+  return rows.slice(0, opts.max).map((row) => toPostView(viewer, row, opts));
+}
+
+/** One post as the viewer may see it; null when it does not exist or is hidden/blocked for them. */
+export async function getPostView(
+  db: Executor,
+  viewer: AuthContext,
+  postId: string,
+  opts: PostViewOptions & { groupId?: string },
+): Promise<Post | null> {
+  const filter: PostFilter = { postIds: [postId], ...(opts.groupId ? { groupId: opts.groupId } : {}) };
+  const [row] = await selectVisiblePosts(db, viewer.userId, filter, { limit: 1 });
+  return row ? toPostView(viewer, row, opts) : null;
+}

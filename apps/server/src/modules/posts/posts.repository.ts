@@ -1,0 +1,204 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { isUuid } from '@cats/contracts';
+import type { Executor } from '../../db/client.ts';
+import { groupMembers, postGroups, posts, users } from '../../db/schema/index.ts';
+
+/** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
+export interface PostFilter {
+  /** One author's posts (profiles). */
+  authorId?: string;
+  /**
+   * Posts shared with this group. Returns nothing unless the viewer is a member of the group (checked
+   * in the same query), so a listing by group is safe to call with any id.
+   */
+  groupId?: string;
+  /**
+   * Only posts with coordinates the viewer may see on a map: shown ones (show_location on), or in a
+   * group listing every shared post with coordinates.
+   */
+  located?: boolean;
+  /** Only these posts (single-post lookups). */
+  postIds?: readonly string[];
+}
+
+/** Keyset position: the last row of the previous page. createdAt keeps PostgreSQL's microseconds. */
+export interface FeedCursor {
+  createdAt: string;
+  id: string;
+}
+
+export interface PostPaging {
+  limit: number;
+  /** Page-number paging (the spec's /feed/{page}). Ignored when a cursor is given. */
+  offset?: number;
+  cursor?: FeedCursor | null;
+}
+
+/** One post with everything its view needs, as seen by one viewer. */
+export interface PostViewRow {
+  id: string;
+  userId: string;
+  caption: string;
+  catName: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  showLocation: boolean;
+  mediaKey: string;
+  width: number;
+  height: number;
+  placeholder: string;
+  createdAt: Date;
+  /** created_at in UTC with microseconds, for cursors (a JS Date would drop them). */
+  createdKey: string;
+  username: string;
+  profilePicKey: string | null;
+  exactPublicLocation: boolean;
+  likerIds: string[];
+  commentCount: number;
+  /** Groups the post is shared with; only filled for the post's owner. */
+  groupIds: string[] | null;
+  /** The viewer belongs to a group the post is shared with, and the listing is that group's. */
+  groupAccess: boolean;
+}
+
+const toArray = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+/**
+ * The single query behind the feed, profiles, explore and group listings: newest first, without posts
+ * the viewer hid or by users the viewer blocked or who blocked the viewer. Fetches limit + 1 rows so
+ * callers know whether another page exists. Ordered by (created_at, id) desc on posts_feed_idx /
+ * posts_user_feed_idx, so cursor pages cost the same at any depth.
+ */
+export async function selectVisiblePosts(
+  db: Executor,
+  viewerId: string,
+  filter: PostFilter,
+  paging: PostPaging,
+): Promise<PostViewRow[]> {
+  // A malformed id matches nothing (and must not reach PostgreSQL's uuid parser as a 500).
+  const ids = [viewerId, filter.authorId, filter.groupId, ...(filter.postIds ?? [])];
+  if (ids.some((id) => id !== undefined && !isUuid(id))) return [];
+  const rows = await visiblePostsQuery(db, viewerId, filter, paging);
+  return rows.map((row) => ({
+    ...row,
+    likerIds: toArray(row.likerIds),
+    groupIds: row.groupIds === null || row.groupIds === undefined ? null : toArray(row.groupIds),
+  }));
+}
+
+/** The query itself, unexecuted (tests EXPLAIN it). Ids must already be valid UUIDs. */
+export function visiblePostsQuery(db: Executor, viewerId: string, filter: PostFilter, paging: PostPaging) {
+  // NOT IN over the viewer's few hidden posts and blocks: each list is read once into a hash table, so
+  // skipping rows (OFFSET) costs a hash probe per row instead of two index lookups (docs/performance.md).
+  // Both columns are NOT NULL, so NOT IN means the same as NOT EXISTS.
+  const conditions: SQL[] = [
+    sql`${posts.id} not in (select h.post_id from hidden_posts h where h.user_id = ${viewerId})`,
+    sql`${posts.userId} not in (select b.blocked_id from blocks b where b.blocker_id = ${viewerId}
+      union all select b.blocker_id from blocks b where b.blocked_id = ${viewerId})`,
+  ];
+  if (filter.authorId) conditions.push(eq(posts.userId, filter.authorId));
+  if (filter.postIds) conditions.push(inArray(posts.id, [...filter.postIds]));
+  if (filter.groupId) {
+    conditions.push(
+      sql`exists (select 1 from post_groups pg where pg.post_id = ${posts.id} and pg.group_id = ${filter.groupId})`,
+      sql`exists (select 1 from group_members gm where gm.group_id = ${filter.groupId} and gm.user_id = ${viewerId})`,
+    );
+  }
+  if (filter.located) {
+    conditions.push(
+      filter.groupId
+        ? sql`${posts.latitude} is not null and ${posts.longitude} is not null`
+        : sql`${posts.showLocation} and ${posts.latitude} is not null and ${posts.longitude} is not null`,
+    );
+  }
+  if (paging.cursor) {
+    conditions.push(
+      sql`(${posts.createdAt}, ${posts.id}) < (${paging.cursor.createdAt}::timestamptz, ${paging.cursor.id}::uuid)`,
+    );
+  }
+
+  // The page's rows first, in index order; the per-post subqueries below (likers, comment count,
+  // groups) then run for those rows only, not for every row an OFFSET skips (page 200 skips 3,980).
+  let pageQuery = db
+    .select({ id: posts.id, createdAt: posts.createdAt })
+    .from(posts)
+    .where(and(...conditions))
+    // NULLS LAST as in posts_feed_idx / posts_user_feed_idx (drizzle's desc() index): with the default
+    // NULLS FIRST the planner would not use the index's order and would sort every candidate row.
+    .orderBy(sql`${posts.createdAt} desc nulls last`, sql`${posts.id} desc nulls last`)
+    .limit(paging.limit + 1)
+    .$dynamic();
+  if (!paging.cursor && paging.offset) pageQuery = pageQuery.offset(paging.offset);
+  const page = pageQuery.as('page');
+
+  const groupAccess = filter.groupId ? sql<boolean>`true` : sql<boolean>`false`;
+  return (
+    db
+      .select({
+        id: posts.id,
+        userId: posts.userId,
+        caption: posts.caption,
+        catName: posts.catName,
+        latitude: posts.latitude,
+        longitude: posts.longitude,
+        showLocation: posts.showLocation,
+        mediaKey: posts.mediaKey,
+        width: posts.width,
+        height: posts.height,
+        placeholder: posts.placeholder,
+        createdAt: posts.createdAt,
+        createdKey: sql<string>`to_char(${posts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+        username: users.username,
+        profilePicKey: users.profilePicKey,
+        exactPublicLocation: users.exactPublicLocation,
+        likerIds: sql<unknown>`(select coalesce(array_agg(l.user_id::text order by l.created_at, l.user_id), '{}')
+        from likes l where l.post_id = ${posts.id})`,
+        commentCount: sql<number>`(select count(*) from comments c where c.post_id = ${posts.id})`.mapWith(
+          Number,
+        ),
+        groupIds: sql<unknown>`case when ${posts.userId} = ${viewerId} then
+        (select coalesce(array_agg(pg.group_id::text order by pg.shared_at, pg.group_id), '{}')
+          from post_groups pg where pg.post_id = ${posts.id}) end`,
+        groupAccess: groupAccess.mapWith(Boolean),
+      })
+      .from(page)
+      .innerJoin(posts, eq(posts.id, page.id))
+      .innerJoin(users, eq(users.id, posts.userId))
+      // Sorts the page's rows only (at most limit + 1).
+      .orderBy(sql`${page.createdAt} desc nulls last`, sql`${page.id} desc nulls last`)
+  );
+}
+
+export async function findUserById(db: Executor, userId: string) {
+  const [row] = await db
+    .select({ id: users.id, exactPublicLocation: users.exactPublicLocation })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? null;
+}
+
+export type NewPost = typeof posts.$inferInsert;
+
+export async function insertPost(db: Executor, values: NewPost): Promise<{ id: string }> {
+  const [row] = await db.insert(posts).values(values).returning({ id: posts.id });
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** Of the given groups, those the user belongs to (any role). */
+export async function memberGroupIds(db: Executor, userId: string, groupIds: readonly string[]) {
+  if (groupIds.length === 0) return [];
+  const rows = await db
+    .select({ groupId: groupMembers.groupId })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, [...groupIds])));
+  return rows.map((r) => r.groupId);
+}
+
+export async function insertPostGroups(db: Executor, postId: string, groupIds: readonly string[]) {
+  if (groupIds.length === 0) return;
+  await db
+    .insert(postGroups)
+    .values(groupIds.map((groupId) => ({ postId, groupId })))
+    .onConflictDoNothing();
+}

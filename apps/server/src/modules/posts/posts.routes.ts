@@ -1,0 +1,145 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MAX_UPLOAD_BYTES,
+  createPostResponseSchema,
+  errorResponseSchema,
+  feedQuerySchema,
+  isUuid,
+  pageNumberSchema,
+  pagedPostsResponseSchema,
+} from '@cats/contracts';
+import { HttpError, badRequest, notFound } from '../../lib/http-errors.ts';
+import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
+import { listPosts } from './post-view.ts';
+import { findUserById } from './posts.repository.ts';
+import { POST_CREATED_MESSAGE, createPost } from './posts.service.ts';
+
+export const FILE_TOO_LARGE_MESSAGE = `The image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`;
+export const USER_NOT_FOUND_MESSAGE = 'User not found';
+
+const security = [{ bearer: [] }];
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+
+/** Reads the multipart body: the one file into memory (limited to 15 MB by the multipart plugin) and the fields. */
+async function readUpload(request: FastifyRequest) {
+  if (!request.isMultipart()) throw badRequest('Expected multipart/form-data with an image file');
+  const fields: Record<string, string> = {};
+  let file: Buffer | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const body = await part.toBuffer();
+        if (part.fieldname === 'file' && !file) file = body;
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, FILE_TOO_LARGE_MESSAGE);
+    if (code === 'FST_FILES_LIMIT') throw badRequest('Send one image file');
+    throw err;
+  }
+  return { file, fields };
+}
+
+export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const publicBase = app.config.S3_PUBLIC_URL;
+
+  app.post(
+    '/posts/createPost',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary: 'Spot a cat: upload a JPEG or PNG photo with caption, cat name and location',
+        description:
+          'multipart/form-data: file (JPEG or PNG, at most 15 MB and 40 megapixels), catName, comment, ' +
+          'latitude, longitude, showLocation ("true"/"false"), exifData (JSON text), groupIds (JSON array ' +
+          'of group ids the caller belongs to). When no coordinates are sent, GPS is read from the photo.',
+        consumes: ['multipart/form-data'],
+        security,
+        response: {
+          201: createPostResponseSchema,
+          ...errors,
+          413: errorResponseSchema,
+          415: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const viewer = assertNotDemo(request);
+      const { file, fields } = await readUpload(request);
+      const post = await createPost(
+        { db: app.database.db, storage: app.storage, publicBase },
+        viewer,
+        file,
+        fields,
+      );
+      return reply.status(201).send({ message: POST_CREATED_MESSAGE, post });
+    },
+  );
+
+  app.get(
+    '/feed/:page',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary: 'The feed, newest first; page numbers from 1, or the keyset cursor of info.nextCursor',
+        security,
+        params: z.object({ page: pageNumberSchema }),
+        querystring: feedQuerySchema,
+        response: { 200: pagedPostsResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      listPosts(
+        app.database.db,
+        caller(request),
+        {},
+        {
+          page: request.params.page,
+          pageSize: app.config.FEED_PAGE_SIZE,
+          cursor: request.query.cursor,
+          publicBase,
+        },
+      ),
+  );
+
+  const profilePostsQuery = feedQuerySchema.extend({
+    user: z.string().max(100),
+    pagenum: pageNumberSchema.default(1),
+    /** Sent by the spec's client on others' profiles; ignored (the viewer comes from the token). */
+    currentUserId: z.string().max(100).optional(),
+  });
+  for (const url of ['/profile/getPosts', '/profile/getPosts/']) {
+    app.get(
+      url,
+      {
+        onRequest: [requireAuth],
+        schema: {
+          tags: ['profiles'],
+          summary: "One user's posts, newest first, paged like the feed",
+          security,
+          hide: url.endsWith('/'),
+          querystring: profilePostsQuery,
+          response: { 200: pagedPostsResponseSchema, ...errors, 404: errorResponseSchema },
+        },
+      },
+      async (request) => {
+        const { user, pagenum, cursor } = request.query;
+        const author = isUuid(user) ? await findUserById(app.database.db, user) : null;
+        if (!author) throw notFound(USER_NOT_FOUND_MESSAGE);
+        return listPosts(
+          app.database.db,
+          caller(request),
+          { authorId: author.id },
+          { page: pagenum, pageSize: app.config.FEED_PAGE_SIZE, cursor, publicBase },
+        );
+      },
+    );
+  }
+};

@@ -1,0 +1,141 @@
+import {
+  IMAGE_WIDTHS,
+  createPostFieldsSchema,
+  isUuid,
+  latitudeSchema,
+  longitudeSchema,
+  type Post,
+} from '@cats/contracts';
+import type { Database } from '../../db/client.ts';
+import { badRequest } from '../../lib/http-errors.ts';
+import { readGps, storeImageVariants } from '../../media/image-pipeline.ts';
+import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
+import type { MediaStorage } from '../../media/storage.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import { getPostView } from './post-view.ts';
+import { insertPost, insertPostGroups, memberGroupIds } from './posts.repository.ts';
+
+export const POST_CREATED_MESSAGE = 'Post created';
+export const FILE_REQUIRED_MESSAGE = 'Please add a photo';
+export const GROUP_IDS_MESSAGE = 'groupIds must be a JSON array of group ids';
+
+export interface PostsDeps {
+  db: Database;
+  storage: MediaStorage;
+  publicBase: string | undefined;
+}
+
+type Coordinates = { latitude: number; longitude: number };
+
+/** A form value as a number; FormData turns a missing value into '', 'undefined' or 'null'. */
+function numberField(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed === 'undefined' || trimmed === 'null') return null;
+  const n = Number(trimmed);
+  return Number.isFinite(n) ? n : null;
+}
+
+function inRange(latitude: number, longitude: number): Coordinates | null {
+  return latitudeSchema.safeParse(latitude).success && longitudeSchema.safeParse(longitude).success
+    ? { latitude, longitude }
+    : null;
+}
+
+/**
+ * The client sends what it read from EXIF; when it sent no pair of numbers, the photo's own GPS is
+ * used. Coordinates outside -90..90 / -180..180 mean no location at all.
+ */
+export async function resolveCoordinates(
+  fields: { latitude?: string | undefined; longitude?: string | undefined },
+  file: Buffer,
+): Promise<Coordinates | null> {
+  const latitude = numberField(fields.latitude);
+  const longitude = numberField(fields.longitude);
+  if (latitude !== null && longitude !== null) return inRange(latitude, longitude);
+  return readGps(file);
+}
+
+const parseBoolean = (value: string | undefined) =>
+  value !== undefined && ['true', '1', 'on', 'yes'].includes(value.trim().toLowerCase());
+
+function parseGroupIds(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw badRequest(GROUP_IDS_MESSAGE);
+  }
+  if (!Array.isArray(parsed) || !parsed.every((id) => typeof id === 'string')) {
+    throw badRequest(GROUP_IDS_MESSAGE);
+  }
+  // Unknown or malformed ids are simply not groups the user belongs to.
+  return [...new Set(parsed.filter(isUuid).map((id) => id.toLowerCase()))].slice(0, 100);
+}
+
+/** exifData is kept only when it is JSON (it is never served: it may hold GPS). */
+function parseExifData(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    JSON.parse(value);
+    return value;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Spot a cat. Order keeps rows and files in step: validate the fields, check and store the image
+ * variants, then insert the row (with its group shares) in one transaction; if the row fails, the
+ * just-written files go again unless another row uses the same content-addressed prefix.
+ */
+export async function createPost(
+  deps: PostsDeps,
+  viewer: AuthContext,
+  file: Buffer | null,
+  rawFields: Record<string, string>,
+): Promise<Post> {
+  const parsed = createPostFieldsSchema.safeParse(rawFields);
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid post');
+  const fields = parsed.data;
+  if (!file || file.length === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
+  const requestedGroups = parseGroupIds(fields.groupIds);
+
+  const stored = await storeImageVariants(deps.storage, file, {
+    kind: 'posts',
+    widths: IMAGE_WIDTHS,
+    isReferenced: (prefix) => isMediaPrefixReferenced(deps.db, prefix),
+  });
+  const coordinates = await resolveCoordinates(fields, file);
+
+  let postId: string;
+  try {
+    postId = await deps.db.transaction(async (tx) => {
+      const row = await insertPost(tx, {
+        userId: viewer.userId,
+        caption: fields.comment ?? '',
+        catName: fields.catName ? fields.catName : null,
+        latitude: coordinates?.latitude ?? null,
+        longitude: coordinates?.longitude ?? null,
+        // Location counts only with both coordinates (spec section 4).
+        showLocation: coordinates !== null && parseBoolean(fields.showLocation),
+        mediaKey: stored.prefix,
+        width: stored.width,
+        height: stored.height,
+        placeholder: stored.placeholder,
+        exifData: parseExifData(fields.exifData),
+      });
+      await insertPostGroups(tx, row.id, await memberGroupIds(tx, viewer.userId, requestedGroups));
+      return row.id;
+    });
+  } catch (err) {
+    const referenced = await isMediaPrefixReferenced(deps.db, stored.prefix).catch(() => true);
+    if (!referenced) await deps.storage.deletePrefix(stored.prefix).catch(() => {});
+    throw err;
+  }
+
+  const post = await getPostView(deps.db, viewer, postId, { publicBase: deps.publicBase });
+  if (!post) throw new Error('The new post could not be read back');
+  return post;
+}

@@ -1,0 +1,65 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.ts';
+import { users } from '../../db/schema/index.ts';
+import { notBlockedWith } from '../social/visibility.ts';
+
+export interface ProfileRow {
+  id: string;
+  username: string;
+  email: string;
+  profilePicKey: string | null;
+  exactPublicLocation: boolean;
+}
+
+const profileColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  profilePicKey: users.profilePicKey,
+  exactPublicLocation: users.exactPublicLocation,
+};
+
+export async function findProfile(ex: Executor, userId: string): Promise<ProfileRow | null> {
+  const [row] = await ex.select(profileColumns).from(users).where(eq(users.id, userId));
+  return row ?? null;
+}
+
+/** The user as the viewer may see them: null when unknown or when either blocked the other. */
+export async function findVisibleProfile(
+  ex: Executor,
+  userId: string,
+  viewerId: string,
+): Promise<ProfileRow | null> {
+  const [row] = await ex
+    .select(profileColumns)
+    .from(users)
+    .where(and(eq(users.id, userId), notBlockedWith(viewerId, users.id)));
+  return row ?? null;
+}
+
+/**
+ * Points the user's picture at `key` and answers the key it replaced, read under a row lock so two
+ * concurrent uploads each learn the one they replaced. null when the user no longer exists.
+ */
+export async function replaceProfilePic(
+  db: Database,
+  userId: string,
+  key: string,
+): Promise<{ previousKey: string | null } | null> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ key: users.profilePicKey })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
+    if (!current) return null;
+    await tx.update(users).set({ profilePicKey: key }).where(eq(users.id, userId));
+    return { previousKey: current.key };
+  });
+}
+
+/** Whether any user shows this picture (keys are content-addressed, so two users may share one). */
+export async function avatarInUse(ex: Executor, key: string): Promise<boolean> {
+  const [row] = await ex.select({ id: users.id }).from(users).where(eq(users.profilePicKey, key)).limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,181 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
+import { notBlockedWith, postVisibleTo } from './visibility.ts';
+
+export interface PostAccess {
+  id: string;
+  userId: string;
+  latitude: number | null;
+  longitude: number | null;
+  /** The viewer and the author share a block (either way). */
+  blocked: boolean;
+  hiddenByViewer: boolean;
+  /** Whether the viewer may see it: neither hidden nor blocked. */
+  visible: boolean;
+}
+
+export async function findPostAccess(
+  ex: Executor,
+  postId: string,
+  viewerId: string,
+): Promise<PostAccess | null> {
+  const [row] = await ex
+    .select({
+      id: posts.id,
+      userId: posts.userId,
+      latitude: posts.latitude,
+      longitude: posts.longitude,
+      blocked: sql<boolean>`not ${notBlockedWith(viewerId, posts.userId)}`,
+      hiddenByViewer: sql<boolean>`exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id})`,
+    })
+    .from(posts)
+    .where(eq(posts.id, postId));
+  return row ? { ...row, visible: !row.blocked && !row.hiddenByViewer } : null;
+}
+
+/** Adds the like when absent, removes it when present; the (post, user) primary key keeps one like. */
+export async function toggleLike(ex: Executor, postId: string, userId: string): Promise<boolean> {
+  const inserted = await ex
+    .insert(likes)
+    .values({ postId, userId })
+    .onConflictDoNothing()
+    .returning({ postId: likes.postId });
+  if (inserted.length > 0) return true;
+  await ex.delete(likes).where(and(eq(likes.postId, postId), eq(likes.userId, userId)));
+  return false;
+}
+
+/** The post's greatCat: ids of the users who liked it, oldest like first. */
+export async function likerIds(ex: Executor, postId: string): Promise<string[]> {
+  const rows = await ex
+    .select({ userId: likes.userId })
+    .from(likes)
+    .where(eq(likes.postId, postId))
+    .orderBy(asc(likes.createdAt), asc(likes.userId));
+  return rows.map((r) => r.userId);
+}
+
+export interface CommentRow {
+  id: string;
+  body: string;
+  createdAt: Date;
+  author: { id: string; username: string; profilePicKey: string | null };
+}
+
+/** A post's comments oldest first, without those of users the viewer shares a block with. */
+export async function listComments(ex: Executor, postId: string, viewerId: string): Promise<CommentRow[]> {
+  return ex
+    .select({
+      id: comments.id,
+      body: comments.body,
+      createdAt: comments.createdAt,
+      author: { id: users.id, username: users.username, profilePicKey: users.profilePicKey },
+    })
+    .from(comments)
+    .innerJoin(users, eq(users.id, comments.userId))
+    .where(and(eq(comments.postId, postId), notBlockedWith(viewerId, comments.userId)))
+    .orderBy(asc(comments.createdAt), asc(comments.id));
+}
+
+export async function insertComment(
+  ex: Executor,
+  postId: string,
+  userId: string,
+  body: string,
+): Promise<void> {
+  await ex.insert(comments).values({ postId, userId, body });
+}
+
+export interface CommentAccess {
+  id: string;
+  postId: string;
+  authorId: string;
+  postOwnerId: string;
+  /** Whether the viewer sees the comment: post visible and no block with its author. */
+  visible: boolean;
+}
+
+export async function findCommentAccess(
+  ex: Executor,
+  commentId: string,
+  viewerId: string,
+): Promise<CommentAccess | null> {
+  const [row] = await ex
+    .select({
+      id: comments.id,
+      postId: comments.postId,
+      authorId: comments.userId,
+      postOwnerId: posts.userId,
+      visible: sql<boolean>`(${postVisibleTo(viewerId)} and ${notBlockedWith(viewerId, comments.userId)})`,
+    })
+    .from(comments)
+    .innerJoin(posts, eq(posts.id, comments.postId))
+    .where(eq(comments.id, commentId));
+  return row ?? null;
+}
+
+export async function deleteComment(ex: Executor, commentId: string): Promise<void> {
+  await ex.delete(comments).where(eq(comments.id, commentId));
+}
+
+export async function hidePost(ex: Executor, userId: string, postId: string): Promise<void> {
+  await ex.insert(hiddenPosts).values({ userId, postId }).onConflictDoNothing();
+}
+
+export async function userExists(ex: Executor, userId: string): Promise<boolean> {
+  const [row] = await ex.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  return row !== undefined;
+}
+
+export async function blockUser(ex: Executor, blockerId: string, blockedId: string): Promise<void> {
+  await ex.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
+}
+
+export async function unblockUser(ex: Executor, blockerId: string, blockedId: string): Promise<void> {
+  await ex.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+}
+
+/** Users the blocker blocked, most recent block first. */
+export async function listBlockedUsers(
+  ex: Executor,
+  blockerId: string,
+): Promise<{ id: string; username: string; profilePicKey: string | null }[]> {
+  return ex
+    .select({ id: users.id, username: users.username, profilePicKey: users.profilePicKey })
+    .from(blocks)
+    .innerJoin(users, eq(users.id, blocks.blockedId))
+    .where(eq(blocks.blockerId, blockerId))
+    .orderBy(sql`${blocks.createdAt} desc`, asc(users.id));
+}
+
+/**
+ * Flips showLocation on the owner's post when it has coordinates (the check constraints keep stored
+ * ones in range and paired). null when no row matched: unknown post, another owner or no coordinates.
+ */
+export async function toggleShowLocation(
+  ex: Executor,
+  postId: string,
+  ownerId: string,
+): Promise<{ id: string; showLocation: boolean } | null> {
+  const [row] = await ex
+    .update(posts)
+    .set({ showLocation: sql`not ${posts.showLocation}` })
+    .where(
+      and(
+        eq(posts.id, postId),
+        eq(posts.userId, ownerId),
+        sql`${posts.latitude} is not null and ${posts.longitude} is not null`,
+      ),
+    )
+    .returning({ id: posts.id, showLocation: posts.showLocation });
+  return row ?? null;
+}
+
+/** PostgreSQL's foreign key violation, e.g. a like or comment on a post deleted a moment before. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23503') return true;
+  }
+  return false;
+}

@@ -1,0 +1,185 @@
+import { isUuid, type CommentsResponse, type UserSummary } from '@cats/contracts';
+import type { Database } from '../../db/client.ts';
+import { badRequest, forbidden, notFound } from '../../lib/http-errors.ts';
+import { toUserSummary } from '../../lib/user-summary.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import * as repo from './social.repository.ts';
+
+export interface SocialDeps {
+  db: Database;
+  /** S3_PUBLIC_URL or undefined: where media URLs point. */
+  publicBase: string | undefined;
+}
+
+export const SOCIAL_MESSAGES = {
+  postNotFound: 'Post not found',
+  commentNotFound: 'Comment not found',
+  userNotFound: 'User not found',
+  cannotDeleteComment: 'You can only delete your own comments or comments on your posts',
+  cannotHideOwnPost: 'You cannot hide your own post',
+  postHidden: 'Post hidden',
+  cannotBlockSelf: 'You cannot block yourself',
+  userBlocked: 'User blocked',
+  notPostOwner: 'You can only change the location of your own posts',
+  noGpsData: 'No GPS data available',
+  invalidCharacters: 'Comment contains invalid characters',
+} as const;
+
+/** Malformed ids are answered exactly like unknown ones (issue 5 point 6). */
+function requireId(id: string, message: string): string {
+  if (!isUuid(id)) throw notFound(message);
+  return id.toLowerCase();
+}
+
+async function visiblePost(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawPostId: string,
+): Promise<repo.PostAccess> {
+  const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
+  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  // A post hidden by the viewer, or by someone they share a block with, does not exist for them.
+  if (!post?.visible) throw notFound(SOCIAL_MESSAGES.postNotFound);
+  return post;
+}
+
+export async function toggleLike(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawPostId: string,
+): Promise<{ _id: string; greatCat: string[] }> {
+  const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const post = await repo.findPostAccess(tx, postId, viewer.userId);
+      if (!post?.visible) throw notFound(SOCIAL_MESSAGES.postNotFound);
+      await repo.toggleLike(tx, postId, viewer.userId);
+      return { _id: postId, greatCat: await repo.likerIds(tx, postId) };
+    });
+  } catch (err) {
+    // The post was deleted between the check and the insert.
+    if (repo.isForeignKeyViolation(err)) throw notFound(SOCIAL_MESSAGES.postNotFound);
+    throw err;
+  }
+}
+
+async function commentsOf(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  post: { id: string; userId: string },
+): Promise<CommentsResponse> {
+  const rows = await repo.listComments(deps.db, post.id, viewer.userId);
+  return {
+    postId: post.id,
+    comments: rows.map((row) => ({
+      _id: row.id,
+      comment: row.body,
+      user: toUserSummary(viewer, row.author, deps.publicBase),
+      createdAt: row.createdAt.toISOString(),
+      canDelete: row.author.id === viewer.userId || post.userId === viewer.userId,
+    })),
+  };
+}
+
+export async function getComments(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawPostId: string,
+): Promise<CommentsResponse> {
+  return commentsOf(deps, viewer, await visiblePost(deps, viewer, rawPostId));
+}
+
+/** `text` is already trimmed and 1 to 500 characters (contracts' createCommentRequestSchema). */
+export async function createComment(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawPostId: string,
+  text: string,
+): Promise<CommentsResponse> {
+  // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
+  if (text.includes('\u0000')) throw badRequest(SOCIAL_MESSAGES.invalidCharacters);
+  const post = await visiblePost(deps, viewer, rawPostId);
+  try {
+    await repo.insertComment(deps.db, post.id, viewer.userId, text);
+  } catch (err) {
+    if (repo.isForeignKeyViolation(err)) throw notFound(SOCIAL_MESSAGES.postNotFound);
+    throw err;
+  }
+  return commentsOf(deps, viewer, post);
+}
+
+/** The author may delete their comment, the post's owner any comment on the post. */
+export async function deleteComment(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawCommentId: string,
+): Promise<CommentsResponse> {
+  const commentId = requireId(rawCommentId, SOCIAL_MESSAGES.commentNotFound);
+  const comment = await repo.findCommentAccess(deps.db, commentId, viewer.userId);
+  if (!comment) throw notFound(SOCIAL_MESSAGES.commentNotFound);
+  const allowed = comment.authorId === viewer.userId || comment.postOwnerId === viewer.userId;
+  if (!allowed) {
+    if (!comment.visible) throw notFound(SOCIAL_MESSAGES.commentNotFound);
+    throw forbidden(SOCIAL_MESSAGES.cannotDeleteComment);
+  }
+  await repo.deleteComment(deps.db, commentId);
+  return commentsOf(deps, viewer, { id: comment.postId, userId: comment.postOwnerId });
+}
+
+export async function hidePost(deps: SocialDeps, viewer: AuthContext, rawPostId: string): Promise<void> {
+  const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
+  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  if (!post) throw notFound(SOCIAL_MESSAGES.postNotFound);
+  if (post.userId === viewer.userId) throw badRequest(SOCIAL_MESSAGES.cannotHideOwnPost);
+  // Hiding again is a no-op (idempotent); a post behind a block does not exist for the viewer.
+  if (post.blocked) throw notFound(SOCIAL_MESSAGES.postNotFound);
+  try {
+    await repo.hidePost(deps.db, viewer.userId, postId);
+  } catch (err) {
+    if (repo.isForeignKeyViolation(err)) throw notFound(SOCIAL_MESSAGES.postNotFound);
+    throw err;
+  }
+}
+
+export async function blockUser(deps: SocialDeps, viewer: AuthContext, rawUserId: string): Promise<void> {
+  const userId = requireId(rawUserId, SOCIAL_MESSAGES.userNotFound);
+  if (userId === viewer.userId) throw badRequest(SOCIAL_MESSAGES.cannotBlockSelf);
+  if (!(await repo.userExists(deps.db, userId))) throw notFound(SOCIAL_MESSAGES.userNotFound);
+  try {
+    await repo.blockUser(deps.db, viewer.userId, userId);
+  } catch (err) {
+    if (repo.isForeignKeyViolation(err)) throw notFound(SOCIAL_MESSAGES.userNotFound);
+    throw err;
+  }
+}
+
+export async function blockedUsers(deps: SocialDeps, viewer: AuthContext): Promise<UserSummary[]> {
+  const rows = await repo.listBlockedUsers(deps.db, viewer.userId);
+  return rows.map((row) => toUserSummary(viewer, row, deps.publicBase));
+}
+
+export async function unblockUser(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawUserId: string,
+): Promise<UserSummary[]> {
+  const userId = requireId(rawUserId, SOCIAL_MESSAGES.userNotFound);
+  if (!(await repo.userExists(deps.db, userId))) throw notFound(SOCIAL_MESSAGES.userNotFound);
+  await repo.unblockUser(deps.db, viewer.userId, userId);
+  return blockedUsers(deps, viewer);
+}
+
+export async function toggleLocation(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawPostId: string,
+): Promise<{ _id: string; showLocation: boolean }> {
+  const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
+  const updated = await repo.toggleShowLocation(deps.db, postId, viewer.userId);
+  if (updated) return { _id: updated.id, showLocation: updated.showLocation };
+  // Nothing changed: say why, without revealing posts the viewer cannot see.
+  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  if (!post || (post.userId !== viewer.userId && !post.visible)) throw notFound(SOCIAL_MESSAGES.postNotFound);
+  if (post.userId !== viewer.userId) throw forbidden(SOCIAL_MESSAGES.notPostOwner);
+  throw badRequest(SOCIAL_MESSAGES.noGpsData);
+}

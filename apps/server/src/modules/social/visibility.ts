@@ -1,0 +1,15 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { blocks, hiddenPosts, posts } from '../../db/schema/index.ts';
+
+/**
+ * Who may see whom (issue 5 point 3): a block works both ways, so neither the blocker nor the blocked
+ * user sees the other's posts, comments or profile. `userColumn` is the other user's id column.
+ */
+export function notBlockedWith(viewerId: string, userColumn: AnyColumn | SQL): SQL {
+  return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${userColumn}) or (${blocks.blockerId} = ${userColumn} and ${blocks.blockedId} = ${viewerId}))`;
+}
+
+/** A post the viewer neither hid nor shares a block with its author; own posts always qualify. */
+export function postVisibleTo(viewerId: string): SQL {
+  return sql`(${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}))`;
+}

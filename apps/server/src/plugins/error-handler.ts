@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable, isUnstorableText } from '../lib/db-errors.ts';
+import { HttpError } from '../lib/http-errors.ts';
+
+export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please try again';
+export const UNSTORABLE_TEXT_MESSAGE = 'The text contains characters that are not allowed';
+export const MALFORMED_MULTIPART_MESSAGE = 'Malformed multipart/form-data body';
+
+/** The multipart parser (busboy) reports a body cut short or without its boundary with plain Errors. */
+const MULTIPART_PARSE_ERROR = /unexpected end of multipart data|^Multipart: Boundary not found/i;
+
+/** Every error leaves as JSON {message} with the right status, and never with internals. */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      // A refusal is the client's business; a 5xx of ours (storage failed) belongs in the log with its cause.
+      if (error.statusCode >= 500) request.log.error({ err: error }, error.message);
+      return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const message = first?.message ?? 'Invalid request';
+      return reply.status(400).send({ message });
+    }
+    if (error.validation) {
+      return reply.status(400).send({ message: error.message });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500 && isDatabaseUnavailable(error)) {
+      // The database is restarting or unreachable: answer at once and let the client retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send({ message: SERVICE_UNAVAILABLE_MESSAGE });
+    }
+    if (status >= 500 && MULTIPART_PARSE_ERROR.test(error.message)) {
+      return reply.status(400).send({ message: MALFORMED_MULTIPART_MESSAGE });
+    }
+    if (status >= 500 && isUnstorableText(error)) {
+      return reply.status(400).send({ message: UNSTORABLE_TEXT_MESSAGE });
+    }
+    if (status >= 400 && status < 500) {
+      const message =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.name === 'SyntaxError'
+          ? 'Malformed JSON in request body'
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE'
+            ? 'Request body is too large'
+            : error.message;
+      return reply.status(status).send({ message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    if (status === 503) return reply.status(503).send({ message: 'Service temporarily unavailable' });
+    return reply.status(500).send({ message: 'Internal Server Error' });
+  });
+});

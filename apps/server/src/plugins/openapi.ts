@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+
+/**
+ * Upload routes read their multipart body themselves, so they declare no body schema; without one the
+ * document would show no request body at all. Describe the file part (documentation only: never used
+ * for validation), so clients and the hostile-input suite see these routes as uploads.
+ */
+function documentUploads(input: TransformInput) {
+  const out = jsonSchemaTransform(input);
+  const consumes = (input.schema as { consumes?: string[] } | undefined)?.consumes ?? [];
+  if (consumes.includes('multipart/form-data') && !out.schema?.body) {
+    out.schema = {
+      ...out.schema,
+      body: {
+        type: 'object',
+        properties: { file: { type: 'string', format: 'binary', description: 'JPEG or PNG image' } },
+        required: ['file'],
+      },
+    };
+  }
+  return out;
+}
+
+/** The OpenAPI document is generated from the zod route schemas (contracts package), never written by hand. */
+export const openApiPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Neighbourhood Cats API',
+        version: '1.0.0',
+        description: 'Share photos of the cats in your street.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: documentUploads,
+  });
+  // staticCSP adds the hashes Swagger UI's own page needs to our strict policy, for that page only.
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+});

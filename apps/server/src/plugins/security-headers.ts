@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+
+/** Origin of a URL or URL template such as https://{s}.tile.example/{z}/{x}/{y}.png, for the CSP. */
+function originOf(template: string | undefined): string[] {
+  if (!template) return [];
+  const withoutPlaceholders = template.replace(/\{s\}\./, '*.').replace(/\{[a-z]+\}/g, '0');
+  try {
+    const url = new URL(withoutPlaceholders);
+    return [`${url.protocol}//${url.host}`];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Content-Security-Policy without inline scripts, no framing, no plugins; nosniff; a strict referrer
+ * policy; HSTS only when the public URL is https (it would lock out plain-http development otherwise).
+ */
+export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
+  const https = app.config.PUBLIC_URL?.startsWith('https://') ?? false;
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Leaflet positions tiles and markers with inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          ...originOf(app.config.MAP_TILE_URL),
+          ...originOf(app.config.S3_PUBLIC_URL),
+        ],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    // Media may be embedded by other sites' previews; it carries no metadata.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+});

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+
+/**
+ * Serves the built web app. Hashed assets are cached forever; every other non-API path gets index.html
+ * so the client router can show the page (or its 'Oops! Page Not Found').
+ */
+export const webPlugin = fp(async (app: FastifyInstance, opts: { distDir: string | null }) => {
+  const distDir = opts.distDir && existsSync(opts.distDir) ? opts.distDir : null;
+  if (distDir) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      // The web build writes .br and .gz beside each text asset (apps/web/vite.config.ts): sent as is.
+      preCompressed: true,
+      // On the reply, not reply.raw: @fastify/static writes its own cache-control (max-age=0) on the
+      // reply just before calling this, and that would win over a header set on the raw response.
+      setHeaders(res, path) {
+        res.header(
+          'cache-control',
+          path.includes('/assets/')
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=0, must-revalidate',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/media/')) {
+      return reply.status(404).send({ message: `Route ${request.method} ${path} not found` });
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && distDir) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
+    }
+    if (!distDir && request.method === 'GET') {
+      return reply.status(503).type('text/plain').send('The web app is not built: run npm run build');
+    }
+    return reply.status(404).send({ message: 'Not found' });
+  });
+});

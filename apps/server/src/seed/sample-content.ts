@@ -1,0 +1,198 @@
+/**
+ * The sample neighbourhood seeded on first start: fixed ids, so a restart inserts nothing twice.
+ * Every sample user logs in with SAMPLE_PASSWORD (documented in the README).
+ */
+export const SAMPLE_PASSWORD = 'Neighbour1Cats';
+
+export interface SampleUser {
+  id: string;
+  username: string;
+  email: string;
+  /** Index into the cat art used for the profile picture; null keeps the default avatar. */
+  avatar: number | null;
+  exactPublicLocation: boolean;
+}
+
+const userId = (n: number) => `5eed0000-0000-4000-8000-0000000000${(0xa0 + n).toString(16)}`;
+export const samplePostId = (n: number) => `5eed0000-0000-4000-8000-00000000${(0xb000 + n).toString(16)}`;
+export const sampleCommentId = (n: number) => `5eed0000-0000-4000-8000-00000000${(0xc000 + n).toString(16)}`;
+
+export const SAMPLE_USERS: readonly SampleUser[] = [
+  {
+    id: userId(1),
+    username: 'luna_lover',
+    email: 'luna@example.com',
+    avatar: 40,
+    exactPublicLocation: false,
+  },
+  {
+    id: userId(2),
+    username: 'gato_malaga',
+    email: 'gato@example.com',
+    avatar: 41,
+    exactPublicLocation: true,
+  },
+  {
+    id: userId(3),
+    username: 'mariposa',
+    email: 'mariposa@example.com',
+    avatar: null,
+    exactPublicLocation: false,
+  },
+  { id: userId(4), username: 'tom.tabby', email: 'tom@example.com', avatar: 43, exactPublicLocation: false },
+  {
+    id: userId(5),
+    username: 'whisker_watch',
+    email: 'whiskers@example.com',
+    avatar: 44,
+    exactPublicLocation: false,
+  },
+  {
+    id: userId(6),
+    username: 'sol_y_gatos',
+    email: 'sol@example.com',
+    avatar: null,
+    exactPublicLocation: false,
+  },
+];
+
+/** Spots around southern Spain (the map's default centre is 37.0, -4.5). */
+const PLACES: Record<string, [number, number]> = {
+  malaga: [36.7213, -4.4214],
+  antequera: [37.0194, -4.5612],
+  granada: [37.1773, -3.5986],
+  ronda: [36.7462, -5.1612],
+  cordoba: [37.8882, -4.7794],
+  sevilla: [37.3891, -5.9845],
+  nerja: [36.7581, -3.8743],
+  loja: [37.1689, -4.1513],
+  lucena: [37.4088, -4.4852],
+  archidona: [37.0964, -4.3887],
+  frigiliana: [36.7911, -3.8958],
+  osuna: [37.2373, -5.1031],
+  estepa: [37.2925, -4.8786],
+  marbella: [36.5101, -4.8825],
+  alhama: [37.0069, -3.9892],
+  torrox: [36.7586, -3.9526],
+};
+
+export interface SamplePost {
+  id: string;
+  author: number;
+  catName: string | null;
+  caption: string;
+  /** Place name (a small offset is added per post), or null for a photo without GPS. */
+  place: string | null;
+  showLocation: boolean;
+  hoursAgo: number;
+}
+
+const raw: [number, string | null, string, string | null, boolean?][] = [
+  [1, 'Luna', 'Luna guarding the flower pots again. Nobody gets past her.', 'malaga'],
+  [2, 'Pimienta', 'Found this little pepper napping on the warm tiles.', 'antequera'],
+  [3, null, 'Who is this handsome stranger? Seen him three mornings in a row.', 'granada'],
+  [4, 'Tom', 'Tom has opinions about the postman.', 'ronda'],
+  [5, 'Sombra', 'Sombra only comes out after sunset. Classic.', 'cordoba'],
+  [6, 'Canela', 'Canela and the golden hour. She knows her angles.', 'sevilla'],
+  [1, 'Luna', 'Loaf mode: activated.', 'malaga', false],
+  [2, null, 'A very serious cat inspecting the street market.', 'nerja'],
+  [3, 'Mishi', 'Mishi says hello from the window sill.', null],
+  [4, 'Bigotes', 'Bigotes, the mayor of this plaza.', 'loja'],
+  [5, 'Nieve', 'Snow-white Nieve in the garden. Not a single leaf on her.', 'lucena'],
+  [6, null, 'Tiny paws, big plans.', 'archidona'],
+  [1, 'Garfield', 'He is not orange for nothing: he ate my churro.', 'frigiliana'],
+  [2, 'Chispa', 'Chispa sprinting after a butterfly. Blurry but proud.', 'osuna'],
+  [3, null, 'Sleeping spot of the week: the bakery doorstep.', 'estepa'],
+  [4, 'Tom', 'Tom again. He follows me to work now.', 'ronda'],
+  [5, 'Miel', 'Miel the honey-coloured sunbather.', 'marbella'],
+  [6, 'Pelusa', 'Pelusa has claimed the new doormat.', null],
+  [1, 'Luna', 'Luna met a pigeon. The pigeon left.', 'malaga'],
+  [2, 'Rayo', 'Rayo on patrol at dusk.', 'alhama'],
+  [3, 'Coco', 'Coco, queen of the rooftop.', 'torrox', false],
+  [4, null, 'Three cats, one bench, zero space for me.', 'granada'],
+  [5, 'Sombra', 'Sombra caught in the moonlight.', 'cordoba'],
+  [6, 'Canela', 'Canela stretching like a yoga teacher.', 'sevilla'],
+  [1, 'Nube', 'Nube is fluffier than the clouds today.', 'antequera'],
+  [2, 'Pimienta', 'Pimienta found the only shade in town.', null],
+  [3, 'Mishi', 'Mishi demands breakfast. Now.', 'nerja'],
+  [4, 'Bigotes', 'Bigotes inspecting the geraniums.', 'loja'],
+  [5, null, 'A shy one behind the blue shutters.', 'frigiliana'],
+  [6, 'Pelusa', 'Pelusa mid-yawn. Terrifying.', null],
+  [1, 'Luna', 'Sunday loaf by the wall.', 'malaga'],
+  [2, 'Chispa', 'Chispa and her new collar.', 'osuna'],
+  [3, 'Coco', 'Coco watching the swallows.', 'archidona'],
+  [4, 'Tom', 'Tom asleep on the car bonnet. Of course.', null],
+  [5, 'Miel', 'Miel, golden as ever.', 'marbella'],
+  [6, null, 'The street cats of the old town, part one.', 'estepa'],
+];
+
+export const SAMPLE_POSTS: readonly SamplePost[] = raw.map(
+  ([author, catName, caption, place, showLocation], i) => ({
+    id: samplePostId(i + 1),
+    author,
+    catName,
+    caption,
+    place,
+    showLocation: place !== null && showLocation !== false,
+    // Newest first in the order above, spread over about two weeks.
+    hoursAgo: 2 + i * 9 + (i % 4) * 2,
+  }),
+);
+
+/** The place's coordinates plus a fixed offset of up to ~1.5 km, so posts of one town do not stack. */
+export function samplePostCoordinates(
+  post: SamplePost,
+  index: number,
+): { latitude: number; longitude: number } | null {
+  if (!post.place) return null;
+  const [lat, lng] = PLACES[post.place]!;
+  const angle = index * 2.399963; // golden angle: well spread offsets
+  const radius = 0.004 + (index % 5) * 0.0025;
+  return {
+    latitude: Math.round((lat + Math.sin(angle) * radius) * 1e6) / 1e6,
+    longitude: Math.round((lng + Math.cos(angle) * radius) * 1e6) / 1e6,
+  };
+}
+
+const COMMENT_TEXTS = [
+  'What a cutie!',
+  'I know this one, she lives by the fountain.',
+  'Those eyes!',
+  'Give him a scratch behind the ears from me.',
+  'Best loaf I have seen all week.',
+  'Is that the same cat from last Tuesday?',
+  'Adorable. The lighting is perfect.',
+  'He looks like he owns the street.',
+  'Pure attitude.',
+  'Aww, I want to pet her.',
+  'The collar suits her!',
+  'This made my morning.',
+];
+
+export interface SampleComment {
+  id: string;
+  postIndex: number;
+  author: number;
+  body: string;
+  minutesAfter: number;
+}
+
+/** One to three comments on most posts, never by the post's own author. */
+export const SAMPLE_COMMENTS: readonly SampleComment[] = SAMPLE_POSTS.flatMap((post, i) => {
+  const count = i % 5 === 4 ? 0 : 1 + (i % 3);
+  return Array.from({ length: count }, (_, k) => {
+    const author = ((post.author + k * 2) % 6) + 1;
+    return {
+      id: sampleCommentId(i * 3 + k + 1),
+      postIndex: i,
+      author: author === post.author ? (author % 6) + 1 : author,
+      body: COMMENT_TEXTS[(i * 5 + k * 7) % COMMENT_TEXTS.length]!,
+      minutesAfter: 15 + k * 40 + (i % 7) * 11,
+    };
+  });
+});
+
+/** Likes: a deterministic, varied spread (0 to 5 per post). */
+export function sampleLikers(postIndex: number, author: number): number[] {
+  return [1, 2, 3, 4, 5, 6].filter((u) => u !== author && (postIndex * 7 + u * 3) % 5 < 3 - (postIndex % 3));
+}

@@ -1,0 +1,118 @@
+import { count, isNull } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ANONYMISED_USERNAME,
+  DEMO_USER_ID,
+  IMAGE_WIDTHS,
+  MAP_DEFAULT_CENTER,
+  type PagedPostsResponse,
+} from '@cats/contracts';
+import { buildTestApp, type TestApp } from '../../test/build-app.ts';
+import { authHeader } from '../../test/factories.ts';
+import { comments, likes, posts, users } from '../db/schema/index.ts';
+import { variantKey } from '../media/urls.ts';
+import { seed } from './seed.ts';
+import { SAMPLE_PASSWORD, SAMPLE_USERS } from './sample-content.ts';
+
+let t: TestApp;
+let firstSeedMs = 0;
+const log = { info: () => {}, warn: () => {} } as never;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const started = Date.now();
+  await seed({ db: t.db, storage: t.storage, log });
+  firstSeedMs = Date.now() - started;
+}, 120_000);
+afterAll(async () => {
+  await t.close();
+});
+
+async function counts() {
+  const [u] = await t.db.select({ n: count() }).from(users);
+  const [p] = await t.db.select({ n: count() }).from(posts);
+  const [c] = await t.db.select({ n: count() }).from(comments);
+  const [l] = await t.db.select({ n: count() }).from(likes);
+  return { users: u!.n, posts: p!.n, comments: c!.n, likes: l!.n };
+}
+
+describe('sample content seed', () => {
+  it('creates a neighbourhood: 6+ users, 30+ posts with comments and likes, mostly around southern Spain', async () => {
+    console.info(`first seed: ${firstSeedMs} ms`);
+    const n = await counts();
+    expect(n.users).toBeGreaterThanOrEqual(SAMPLE_USERS.length + 1); // + the demo user
+    expect(SAMPLE_USERS.length).toBeGreaterThanOrEqual(6);
+    expect(n.posts).toBeGreaterThanOrEqual(30);
+    expect(n.comments).toBeGreaterThanOrEqual(30);
+    expect(n.likes).toBeGreaterThanOrEqual(30);
+    const rows = await t.db.select().from(posts);
+    const located = rows.filter((r) => r.latitude !== null);
+    const [withoutLocation] = await t.db.select({ n: count() }).from(posts).where(isNull(posts.latitude));
+    expect(withoutLocation!.n).toBeGreaterThanOrEqual(3);
+    expect(located.length).toBeGreaterThan(rows.length / 2);
+    // Within ~2 degrees of the map's default centre.
+    for (const r of located) {
+      expect(Math.abs(r.latitude! - MAP_DEFAULT_CENTER.lat)).toBeLessThan(2);
+      expect(Math.abs(r.longitude! - MAP_DEFAULT_CENTER.lng)).toBeLessThan(2);
+    }
+    expect(rows.some((r) => r.latitude !== null && !r.showLocation)).toBe(true);
+  });
+
+  it('made every image with the real pipeline: all variants exist, served clean', async () => {
+    const rows = await t.db.select({ key: posts.mediaKey, placeholder: posts.placeholder }).from(posts);
+    const avatarRows = await t.db.select({ key: users.profilePicKey }).from(users);
+    expect(new Set(rows.map((r) => r.key)).size).toBe(rows.length);
+    for (const row of rows) {
+      expect(row.placeholder.length).toBeGreaterThan(10);
+      for (const width of IMAGE_WIDTHS) {
+        const res = await t.app.inject({ url: `/media/${variantKey(row.key, width)}` });
+        expect(res.statusCode).toBe(200);
+        const meta = await sharp(res.rawPayload).metadata();
+        expect(meta.format).toBe('webp');
+        expect([meta.exif, meta.xmp, meta.iptc]).toEqual([undefined, undefined, undefined]);
+      }
+    }
+    const avatars = avatarRows.filter((r) => r.key !== null);
+    expect(avatars.length).toBeGreaterThanOrEqual(3);
+    for (const { key } of avatars) {
+      const res = await t.app.inject({ url: `/media/${variantKey(key!, 300)}` });
+      expect(res.statusCode).toBe(200);
+      const meta = await sharp(res.rawPayload).metadata();
+      expect([meta.width, meta.height]).toEqual([300, 300]);
+    }
+  });
+
+  it('is idempotent: a second run adds nothing and renders nothing', async () => {
+    const before = await counts();
+    const started = Date.now();
+    await seed({ db: t.db, storage: t.storage, log });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('shows up in the feed, anonymised for the demo user and with approximate locations', async () => {
+    const res = await t.app.inject({ url: '/api/feed/1', headers: await authHeader(t.app, DEMO_USER_ID) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as PagedPostsResponse;
+    expect(body.posts).toHaveLength(t.config.FEED_PAGE_SIZE);
+    expect(body.info.next).toBe(2);
+    expect(body.posts.every((p) => p.user.username === ANONYMISED_USERNAME)).toBe(true);
+    const located = body.posts.filter((p) => p.latitude !== null);
+    expect(located.length).toBeGreaterThan(0);
+    // gato_malaga chose exact public locations; everyone else's are approximate.
+    const exactOwner = SAMPLE_USERS.find((u) => u.exactPublicLocation)!.id;
+    for (const p of located)
+      expect(p.locationPrecision).toBe(p.user._id === exactOwner ? 'exact' : 'approximate');
+  });
+
+  it('sample users log in with the documented password', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: SAMPLE_USERS[0]!.email, password: SAMPLE_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as { userId: string }).userId).toBe(SAMPLE_USERS[0]!.id);
+  });
+});

@@ -1,0 +1,182 @@
+import {
+  AVATAR_WIDTHS,
+  DEMO_EMAIL,
+  DEMO_PASSWORD,
+  DEMO_USER_ID,
+  DEMO_USERNAME,
+  IMAGE_WIDTHS,
+} from '@cats/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { inArray } from 'drizzle-orm';
+import pLimit from 'p-limit';
+import sharp from 'sharp';
+import type { Database } from '../db/client.ts';
+import { comments, likes, posts, users } from '../db/schema/index.ts';
+import { readGps, storeImageVariants } from '../media/image-pipeline.ts';
+import type { MediaStorage } from '../media/storage.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { catArtFor, catFaceSvg, catSvg, phoneExif } from './cat-art.ts';
+import {
+  SAMPLE_COMMENTS,
+  SAMPLE_PASSWORD,
+  SAMPLE_POSTS,
+  SAMPLE_USERS,
+  sampleLikers,
+  samplePostCoordinates,
+} from './sample-content.ts';
+
+export interface SeedContext {
+  db: Database;
+  storage: MediaStorage;
+  log: FastifyBaseLogger;
+}
+
+/** The shared demo account: a fixed id, so it can be recognised everywhere and seeded idempotently. */
+export async function seedDemoUser({ db }: SeedContext): Promise<void> {
+  await db
+    .insert(users)
+    .values({
+      id: DEMO_USER_ID,
+      username: DEMO_USERNAME,
+      email: DEMO_EMAIL,
+      passwordHash: await hashPassword(DEMO_PASSWORD),
+    })
+    .onConflictDoNothing();
+}
+
+const HOUR = 60 * 60 * 1000;
+
+/** A sample photo as a phone would upload it: an illustrated cat as JPEG with camera and GPS EXIF. */
+export async function renderSamplePhoto(
+  artIndex: number,
+  takenAt: Date,
+  coordinates: { latitude: number; longitude: number } | null,
+): Promise<Buffer> {
+  return sharp(Buffer.from(catSvg(catArtFor(artIndex), 800)))
+    .jpeg({ quality: 86 })
+    .withExif(phoneExif({ ...(coordinates ?? {}), takenAt }))
+    .toBuffer();
+}
+
+/**
+ * Sample users with profile pictures, and their posts with comments and likes. Images go through the
+ * real upload pipeline (GPS read back from the photo's EXIF, WebP variants, placeholder), then every
+ * row is inserted in one transaction: either the whole neighbourhood exists or none of it. Once any
+ * sample user exists the content counts as seeded, so a restart renders nothing, duplicates nothing
+ * and does not bring back what users deleted or unliked since.
+ */
+export async function seedSampleContent({ db, storage, log }: SeedContext): Promise<void> {
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      inArray(
+        users.id,
+        SAMPLE_USERS.map((u) => u.id),
+      ),
+    )
+    .limit(1);
+  if (existing) return;
+
+  const started = Date.now();
+  const now = Date.now();
+  const render = pLimit(2);
+  const passwordHash = await hashPassword(SAMPLE_PASSWORD);
+
+  const userRows = await Promise.all(
+    SAMPLE_USERS.map((u) =>
+      render(async () => {
+        let profilePicKey: string | null = null;
+        if (u.avatar !== null) {
+          const png = await sharp(Buffer.from(catFaceSvg(catArtFor(u.avatar), 600)))
+            .png()
+            .toBuffer();
+          const stored = await storeImageVariants(storage, png, {
+            kind: 'avatars',
+            widths: AVATAR_WIDTHS,
+            square: true,
+          });
+          profilePicKey = stored.prefix;
+        }
+        return {
+          id: u.id,
+          username: u.username,
+          email: u.email,
+          passwordHash,
+          profilePicKey,
+          exactPublicLocation: u.exactPublicLocation,
+          createdAt: new Date(now - 30 * 24 * HOUR),
+        };
+      }),
+    ),
+  );
+
+  const postRows = await Promise.all(
+    SAMPLE_POSTS.map((post, index) =>
+      render(async () => {
+        const createdAt = new Date(now - post.hoursAgo * HOUR);
+        const photo = await renderSamplePhoto(index, createdAt, samplePostCoordinates(post, index));
+        const stored = await storeImageVariants(storage, photo, { kind: 'posts', widths: IMAGE_WIDTHS });
+        const gps = await readGps(photo);
+        return {
+          id: post.id,
+          userId: SAMPLE_USERS[post.author - 1]!.id,
+          caption: post.caption,
+          catName: post.catName,
+          latitude: gps?.latitude ?? null,
+          longitude: gps?.longitude ?? null,
+          showLocation: gps !== null && post.showLocation,
+          mediaKey: stored.prefix,
+          width: stored.width,
+          height: stored.height,
+          placeholder: stored.placeholder,
+          createdAt,
+        };
+      }),
+    ),
+  );
+
+  const commentRows = SAMPLE_COMMENTS.map((c) => {
+    const post = SAMPLE_POSTS[c.postIndex]!;
+    return {
+      id: c.id,
+      postId: post.id,
+      userId: SAMPLE_USERS[c.author - 1]!.id,
+      body: c.body,
+      createdAt: new Date(now - post.hoursAgo * HOUR + c.minutesAfter * 60_000),
+    };
+  });
+  const likeRows = SAMPLE_POSTS.flatMap((post, i) =>
+    sampleLikers(i, post.author).map((u) => ({ postId: post.id, userId: SAMPLE_USERS[u - 1]!.id })),
+  );
+
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(users).values(userRows);
+      await tx.insert(posts).values(postRows);
+      await tx.insert(comments).values(commentRows);
+      await tx.insert(likes).values(likeRows);
+    });
+  } catch (err) {
+    // E.g. someone registered a sample username before the first seed: the app still starts, without
+    // sample content; the images written above are swept as orphans on a later start.
+    log?.warn({ err }, 'sample content not seeded');
+    return;
+  }
+  log?.info(
+    {
+      users: userRows.length,
+      posts: postRows.length,
+      comments: commentRows.length,
+      likes: likeRows.length,
+      ms: Date.now() - started,
+    },
+    'seeded sample content',
+  );
+}
+
+/** First-start content. Idempotent: a restart never duplicates anything. */
+export async function seed(ctx: SeedContext): Promise<void> {
+  await seedDemoUser(ctx);
+  await seedSampleContent(ctx);
+}

@@ -1,0 +1,665 @@
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
+  MAP_MAX_ZOOM,
+  type ExploreResponse,
+  type Post,
+} from '@cats/contracts';
+import type { Database } from '../../src/db/client.ts';
+import { buildTestApp, uniqueSuffix, type TestApp } from '../build-app.ts';
+import { authHeader, createUser, type CreatedUser } from '../factories.ts';
+import { multipartBody } from '../fixtures/images.ts';
+import { apiRoutes } from '../hostile/support/routes.ts';
+import { appTables, changedTables, fullSnapshot, mediaFiles } from '../hostile/support/snapshot.ts';
+import {
+  addComment,
+  call,
+  createGroup,
+  NO_RATE_LIMITS,
+  smallJpeg,
+  uploadPost,
+} from '../hostile/support/world.ts';
+
+/**
+ * The authorisation matrix: every endpoint x {anonymous, expired token, another user, the demo user,
+ * the owner}. Each cell asserts the status; a refused cell asserts that no row and no media file
+ * changed, and a cell where someone other than the owner succeeds asserts that nothing of the owner's
+ * changed (unless the action is meant to touch the owner's things, such as liking their post).
+ * The matrix must name every route of the OpenAPI document, so a new endpoint fails here until it has
+ * a row.
+ */
+
+const WHO = ['anonymous', 'expired', 'other', 'demo', 'owner'] as const;
+type Who = (typeof WHO)[number];
+
+const OWNER_PASSWORD = 'OwnerSecret123';
+
+interface Person {
+  user: CreatedUser;
+  headers: Record<string, string>;
+}
+
+interface Ctx {
+  t: TestApp;
+  person(password?: string): Promise<Person>;
+  post(by: Person): Promise<Post>;
+  /** The refresh cookie of a fresh login. */
+  refreshCookie(email: string, password: string): Promise<string>;
+}
+
+interface Scene {
+  owner: Person;
+  /** Ids whose rows belong to the owner: a non-owner's success must leave rows mentioning them alone. */
+  ownerIds: string[];
+  request(who: Who): InjectOptions | Promise<InjectOptions>;
+}
+
+type Writes = 'none' | 'own' | 'any';
+interface Cell {
+  status: number;
+  /** What a non-owner's request may change; refusals default to 'none', successes to 'own'. */
+  writes?: Writes;
+}
+type Expect = Record<Who, number | Cell>;
+
+interface Row {
+  route: string;
+  expect: Expect;
+  scene(ctx: Ctx): Promise<Scene>;
+  /** Tables a refusal may write (a wrong current password is recorded for throttling). */
+  refusalMayWrite?: string[];
+  /** The demo user's 403 here comes from ownership, not from the demo rule (its message differs). */
+  demoRefusedAsStranger?: boolean;
+}
+
+/** The usual shape: anonymous 401, expired 403 (refresh and retry), others as given. */
+const guarded = (other: number | Cell, demo: number | Cell, owner: number): Expect => ({
+  anonymous: 401,
+  expired: 403,
+  other,
+  demo,
+  owner,
+});
+const publicRoute = (status: number): Expect => ({
+  anonymous: status,
+  expired: status,
+  other: status,
+  demo: status,
+  owner: status,
+});
+
+const json = (method: InjectOptions['method'], url: string, payload?: unknown): InjectOptions => ({
+  method,
+  url,
+  ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+});
+
+async function upload(
+  method: 'POST' | 'PUT',
+  url: string,
+  seed: number,
+  fields: Record<string, string> = {},
+): Promise<InjectOptions> {
+  const body = multipartBody(fields, { name: 'cat.jpg', type: 'image/jpeg', data: await smallJpeg(seed) });
+  return { method, url, headers: body.headers, payload: body.payload };
+}
+
+let seed = 1000;
+
+const ROWS: Row[] = [
+  { route: 'GET /api/health', expect: publicRoute(200), scene: simple(() => json('GET', '/api/health')) },
+  {
+    route: 'GET /api/config/map',
+    expect: publicRoute(200),
+    scene: simple(() => json('GET', '/api/config/map')),
+  },
+  {
+    route: 'POST /api/signup',
+    expect: publicRoute(201),
+    scene: simple(() => {
+      const id = uniqueSuffix();
+      return json('POST', '/api/signup', {
+        username: `m_${id}`,
+        email: `m_${id}@example.com`,
+        password: 'Whiskers123',
+      });
+    }),
+  },
+  {
+    route: 'POST /api/login',
+    // Credentials decide, whatever bearer token comes along.
+    expect: publicRoute(200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      return {
+        owner,
+        ownerIds: [],
+        request: () => json('POST', '/api/login', { email: owner.user.email, password: OWNER_PASSWORD }),
+      };
+    },
+  },
+  {
+    route: 'GET /api/refresh',
+    // Cookie-based: anonymous has none (401), 'expired' holds a rotated one (403), each other holder
+    // gets only their own session back.
+    expect: {
+      anonymous: 401,
+      expired: 403,
+      other: { status: 200, writes: 'own' },
+      demo: { status: 200, writes: 'own' },
+      owner: 200,
+    },
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const other = await ctx.person();
+      // A session that was logged out: its cookie is revoked.
+      const stale = await ctx.refreshCookie(owner.user.email, OWNER_PASSWORD);
+      await ctx.t.app.inject({ method: 'GET', url: '/api/logout', cookies: { jwt: stale } });
+      const cookies: Partial<Record<Who, string>> = {
+        expired: stale,
+        other: await ctx.refreshCookie(other.user.email, 'Whiskers123'),
+        demo: await ctx.refreshCookie('demo@neighbourhood.cats', 'DemoCats123'),
+        owner: await ctx.refreshCookie(owner.user.email, OWNER_PASSWORD),
+      };
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: (who) => ({
+          method: 'GET',
+          url: '/api/refresh',
+          ...(cookies[who] ? { cookies: { jwt: cookies[who] } } : {}),
+        }),
+      };
+    },
+  },
+  {
+    route: 'GET /api/logout',
+    expect: {
+      anonymous: 204,
+      expired: 204,
+      other: { status: 204, writes: 'own' },
+      demo: { status: 204, writes: 'own' },
+      owner: 204,
+    },
+    scene: simple(() => json('GET', '/api/logout')),
+  },
+  {
+    route: 'GET /api/feed/:page',
+    expect: guarded(200, 200, 200),
+    scene: withPost(() => json('GET', '/api/feed/1')),
+  },
+  {
+    route: 'GET /api/profile/getPosts',
+    expect: guarded(200, 200, 200),
+    scene: withPost((_p, owner) => json('GET', `/api/profile/getPosts?user=${owner.user.id}&pagenum=1`)),
+  },
+  {
+    route: 'GET /api/profile/getMyProfile',
+    expect: guarded(200, 200, 200),
+    scene: simple(() => json('GET', '/api/profile/getMyProfile')),
+  },
+  {
+    route: 'GET /api/profile/getUserProfile/:userid',
+    expect: guarded(200, 200, 200),
+    scene: withPost((_p, owner) => json('GET', `/api/profile/getUserProfile/${owner.user.id}`)),
+  },
+  {
+    route: 'GET /api/profile/blockedUsers',
+    expect: guarded(200, 200, 200),
+    scene: simple(() => json('GET', '/api/profile/blockedUsers')),
+  },
+  {
+    route: 'GET /api/posts/getComments/:postId',
+    expect: guarded(200, 200, 200),
+    scene: withPost((p) => json('GET', `/api/posts/getComments/${p._id}`)),
+  },
+  {
+    route: 'GET /api/explore',
+    expect: guarded(200, 200, 200),
+    scene: withPost(() => json('GET', '/api/explore')),
+  },
+  {
+    route: 'GET /api/explore/clusters/:clusterId/posts',
+    expect: guarded(200, 200, 200),
+    scene: async (ctx) => {
+      // Two posts on one spot: a cluster that no zoom splits, whose posts come from this route.
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const [first, second] = [await ctx.post(owner), await ctx.post(owner)];
+      const map = await call(
+        ctx.t.app,
+        owner.headers,
+        'GET',
+        `/api/explore?west=-0.13&south=51.49&east=-0.11&north=51.51&zoom=${MAP_MAX_ZOOM}`,
+      );
+      const cluster = (map.json() as ExploreResponse).clusters?.find((c) => c.count >= 2);
+      expect(cluster, map.body).toBeDefined();
+      return {
+        owner,
+        ownerIds: [owner.user.id, first._id, second._id],
+        request: () => json('GET', `/api/explore/clusters/${encodeURIComponent(cluster!.id)}/posts`),
+      };
+    },
+  },
+  {
+    route: 'GET /api/explore/posts',
+    expect: guarded(200, 200, 200),
+    scene: withPost((p) => json('GET', `/api/explore/posts?ids=${p._id}`)),
+  },
+  {
+    route: 'GET /api/groups',
+    expect: guarded(200, 200, 200),
+    scene: simple(() => json('GET', '/api/groups')),
+  },
+  {
+    route: 'GET /api/groups/:groupId',
+    expect: guarded(404, 404, 200),
+    scene: withGroup((g) => json('GET', `/api/groups/${g._id}`)),
+  },
+  {
+    route: 'GET /api/groups/:groupId/posts',
+    expect: guarded(404, 404, 200),
+    scene: withGroup((g) => json('GET', `/api/groups/${g._id}/posts`)),
+  },
+  {
+    route: 'GET /api/groups/:groupId/map',
+    expect: guarded(404, 404, 200),
+    scene: withGroup((g) => json('GET', `/api/groups/${g._id}/map`)),
+  },
+
+  // Writes on one's own account: nobody can name another account, so 'other' acts on their own.
+  {
+    route: 'POST /api/posts/createPost',
+    expect: guarded(201, 403, 201),
+    scene: simple(() => upload('POST', '/api/posts/createPost', (seed += 1), { comment: 'matrix' })),
+  },
+  {
+    route: 'PUT /api/profile/updatePicture',
+    expect: guarded(200, 403, 200),
+    scene: simple(() => upload('PUT', '/api/profile/updatePicture', (seed += 1))),
+  },
+  ...(['username', 'email', 'password'] as const).map((field): Row => ({
+    route: `PUT /api/profile/settings/${field}`,
+    // The owner's current password does not open another account.
+    expect: guarded(400, 403, 200),
+    refusalMayWrite: ['login_failures'],
+    scene: simple(() => {
+      const id = uniqueSuffix();
+      const value = { username: `n_${id}`, email: `n_${id}@example.com`, password: 'Whiskers999' }[field];
+      return json('PUT', `/api/profile/settings/${field}`, {
+        [field === 'password' ? 'newPassword' : field]: value,
+        currentPassword: OWNER_PASSWORD,
+      });
+    }),
+  })),
+  {
+    route: 'PUT /api/profile/settings/location-privacy',
+    expect: guarded({ status: 200, writes: 'own' }, 403, 200),
+    scene: simple(() => json('PUT', '/api/profile/settings/location-privacy', { exactPublicLocation: true })),
+  },
+  {
+    route: 'DELETE /api/profile/deleteUser/:userId',
+    expect: guarded(403, 403, 204),
+    scene: simple((owner) => json('DELETE', `/api/profile/deleteUser/${owner.user.id}`)),
+  },
+
+  // The owner's post.
+  {
+    route: 'PUT /api/posts/likePost/:postId',
+    expect: guarded({ status: 200, writes: 'any' }, { status: 200, writes: 'any' }, 200),
+    scene: withPost((p) => json('PUT', `/api/posts/likePost/${p._id}`, {})),
+  },
+  {
+    route: 'POST /api/posts/createComment/:postId',
+    expect: guarded({ status: 200, writes: 'any' }, 403, 200),
+    scene: withPost((p) => json('POST', `/api/posts/createComment/${p._id}`, { newComment: 'Nice cat' })),
+  },
+  {
+    route: 'PUT /api/posts/toggleLocation/:postId',
+    expect: guarded(403, 403, 200),
+    demoRefusedAsStranger: true,
+    scene: withPost((p) => json('PUT', `/api/posts/toggleLocation/${p._id}`, {})),
+  },
+  {
+    route: 'PUT /api/posts/:postId/groups',
+    expect: guarded(403, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const post = await ctx.post(owner);
+      const group = await createGroup(ctx.t.app, owner.headers, 'Mine');
+      return {
+        owner,
+        ownerIds: [owner.user.id, post._id, group._id],
+        request: () => json('PUT', `/api/posts/${post._id}/groups`, { groupIds: [group._id] }),
+      };
+    },
+  },
+  {
+    route: 'PUT /api/posts/hidePost/:postId',
+    // Hiding is per viewer: the owner here is anyone hiding a neighbour's post.
+    expect: guarded({ status: 200, writes: 'own' }, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const post = await ctx.post(await ctx.person());
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('PUT', `/api/posts/hidePost/${post._id}`, {}),
+      };
+    },
+  },
+  {
+    route: 'DELETE /api/posts/comments/:commentId',
+    // The owner wrote the comment on a neighbour's post.
+    expect: guarded(403, 403, 200),
+    demoRefusedAsStranger: true,
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const post = await ctx.post(await ctx.person());
+      const comment = await addComment(ctx.t.app, owner.headers, post._id, 'Mine to delete');
+      return {
+        owner,
+        ownerIds: [owner.user.id, comment],
+        request: () => json('DELETE', `/api/posts/comments/${comment}`),
+      };
+    },
+  },
+  {
+    route: 'PUT /api/profile/blockUser/',
+    expect: guarded({ status: 200, writes: 'own' }, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const target = await ctx.person();
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('PUT', '/api/profile/blockUser/', { blockedUser: { _id: target.user.id } }),
+      };
+    },
+  },
+  {
+    route: 'DELETE /api/profile/blockUser/:userId',
+    // Unblocking someone one never blocked changes nothing and is fine.
+    expect: guarded({ status: 200, writes: 'none' }, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const target = await ctx.person();
+      await call(ctx.t.app, owner.headers, 'PUT', '/api/profile/blockUser/', {
+        blockedUser: { _id: target.user.id },
+      });
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('DELETE', `/api/profile/blockUser/${target.user.id}`),
+      };
+    },
+  },
+
+  // Groups: the owner's group.
+  {
+    route: 'POST /api/groups/createGroup',
+    expect: guarded({ status: 200, writes: 'own' }, 403, 200),
+    scene: simple(() => json('POST', '/api/groups/createGroup', { submitData: 'Our street' })),
+  },
+  {
+    route: 'POST /api/groups/joinGroup',
+    // The owner here is anyone asking to join a neighbour's group.
+    expect: guarded({ status: 200, writes: 'any' }, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const group = await createGroup(ctx.t.app, (await ctx.person()).headers, 'Their street');
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('POST', '/api/groups/joinGroup', { submitData: group.code }),
+      };
+    },
+  },
+  ...(['accept', 'decline'] as const).map((answer): Row => ({
+    route: `POST /api/groups/:groupId/requests/:userId/${answer}`,
+    expect: guarded(404, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const group = await createGroup(ctx.t.app, owner.headers, 'Mine');
+      const asker = await ctx.person();
+      await call(ctx.t.app, asker.headers, 'POST', '/api/groups/joinGroup', { submitData: group.code });
+      return {
+        owner,
+        ownerIds: [owner.user.id, group._id],
+        request: () => json('POST', `/api/groups/${group._id}/requests/${asker.user.id}/${answer}`),
+      };
+    },
+  })),
+  {
+    route: 'DELETE /api/groups/:groupId/members/:userId',
+    expect: guarded(404, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const group = await createGroup(ctx.t.app, owner.headers, 'Mine');
+      const member = await ctx.person();
+      await call(ctx.t.app, member.headers, 'POST', '/api/groups/joinGroup', { submitData: group.code });
+      await call(
+        ctx.t.app,
+        owner.headers,
+        'POST',
+        `/api/groups/${group._id}/requests/${member.user.id}/accept`,
+      );
+      return {
+        owner,
+        ownerIds: [owner.user.id, group._id],
+        request: () => json('DELETE', `/api/groups/${group._id}/members/${member.user.id}`),
+      };
+    },
+  },
+  {
+    route: 'POST /api/groups/:groupId/code',
+    expect: guarded(404, 403, 200),
+    scene: withGroup((g) => json('POST', `/api/groups/${g._id}/code`)),
+  },
+  {
+    route: 'DELETE /api/groups/:groupId',
+    expect: guarded(404, 403, 200),
+    scene: withGroup((g) => json('DELETE', `/api/groups/${g._id}`)),
+  },
+];
+
+/** A scene whose request names nothing but the caller. */
+function simple(request: (owner: Person) => InjectOptions | Promise<InjectOptions>): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    return { owner, ownerIds: [owner.user.id], request: () => request(owner) };
+  };
+}
+
+/** A scene around one post of the owner (a real upload, so its media exists). */
+function withPost(request: (post: Post, owner: Person) => InjectOptions): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const post = await ctx.post(owner);
+    return { owner, ownerIds: [owner.user.id, post._id], request: () => request(post, owner) };
+  };
+}
+
+/** A scene around the owner's group with one of the owner's posts shared in it. */
+function withGroup(request: (group: { _id: string; code: string }) => InjectOptions): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const group = await createGroup(ctx.t.app, owner.headers, 'Mine');
+    const post = await ctx.post(owner);
+    await call(ctx.t.app, owner.headers, 'PUT', `/api/posts/${post._id}/groups`, { groupIds: [group._id] });
+    return { owner, ownerIds: [owner.user.id, group._id, post._id], request: () => request(group) };
+  };
+}
+
+/** Rows of any table that mention one of the ids: what belongs to (or points at) the owner. */
+async function rowsMentioning(db: Database, ids: string[]): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of await appTables(db)) {
+    const res = await db.execute(sql.raw(`select t::text as row from "${table}" t`));
+    const rows = (Array.isArray(res) ? res : (res as { rows: { row: string }[] }).rows) as { row: string }[];
+    out[table] = rows
+      .map((r) => r.row)
+      .filter((row) => ids.some((id) => row.includes(id)))
+      .sort();
+  }
+  return out;
+}
+
+describe('authorisation matrix', () => {
+  let t: TestApp;
+  let ctx: Ctx;
+  const grid: string[] = [];
+
+  beforeAll(async () => {
+    t = await buildTestApp(NO_RATE_LIMITS);
+    ctx = {
+      t,
+      person: async (password) => {
+        const user = await createUser(t.db, password ? { password } : {});
+        return { user, headers: await authHeader(t.app, user.id) };
+      },
+      post: (by) => smallJpeg((seed += 1)).then((image) => uploadPost(t.app, by.headers, image)),
+      refreshCookie: async (email, password) => {
+        const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+        expect(res.statusCode, `login ${email}`).toBe(200);
+        return res.cookies.find((c) => c.name === 'jwt')!.value;
+      },
+    };
+  });
+  afterAll(async () => {
+    console.log(
+      ['authorisation matrix (status per caller; * = refused and nothing changed)', ...grid].join('\n'),
+    );
+    await t?.close();
+  });
+
+  it('has a row for every route of the API', () => {
+    const routes = apiRoutes(t.app)
+      .map((r) => r.key)
+      .sort();
+    expect(ROWS.map((r) => r.route).sort()).toEqual(routes);
+  });
+
+  it('answers each caller as the matrix says, and a refusal changes nothing', async () => {
+    const problems: string[] = [];
+    const demo = await authHeader(t.app, DEMO_USER_ID);
+    grid.push(`${'route'.padEnd(52)} ${WHO.map((w) => w.padEnd(9)).join(' ')}`);
+    for (const row of ROWS) {
+      const scene = await row.scene(ctx);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() - 2 * 60 * 60 * 1000);
+      const expired = await authHeader(t.app, scene.owner.user.id);
+      vi.useRealTimers();
+      const other = await ctx.person();
+      const headersFor: Record<Who, Record<string, string>> = {
+        anonymous: {},
+        expired,
+        other: other.headers,
+        demo,
+        owner: scene.owner.headers,
+      };
+      const cells: string[] = [];
+      for (const who of WHO) {
+        const spec = row.expect[who];
+        const cell: Cell = typeof spec === 'number' ? { status: spec } : spec;
+        const request = await scene.request(who);
+        const before = {
+          all: await fullSnapshot(t.db),
+          media: mediaFiles(t.mediaDir),
+          owner: await rowsMentioning(t.db, scene.ownerIds),
+        };
+        const res: LightMyRequestResponse = await t.app.inject({
+          ...request,
+          headers: { ...(request.headers as Record<string, string> | undefined), ...headersFor[who] },
+        } as InjectOptions);
+        const where = `${row.route} as ${who}`;
+        if (res.statusCode !== cell.status)
+          problems.push(`${where}: expected ${cell.status}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+        const refused = res.statusCode >= 400;
+        if (refused) {
+          const body = res.json() as { message?: unknown };
+          if (typeof body.message !== 'string') problems.push(`${where}: refusal without {message}`);
+        }
+        const bearer = row.route !== 'GET /api/refresh';
+        if (
+          bearer &&
+          who === 'anonymous' &&
+          res.statusCode === 401 &&
+          res.headers['www-authenticate'] !== 'Bearer'
+        ) {
+          problems.push(`${where}: 401 without WWW-Authenticate: Bearer`);
+        }
+        if (
+          bearer &&
+          who === 'expired' &&
+          res.statusCode === 403 &&
+          !String(res.headers['www-authenticate']).includes('invalid_token')
+        ) {
+          problems.push(`${where}: expired token refused without invalid_token`);
+        }
+        const demoRule = who === 'demo' && cell.status === 403 && !row.demoRefusedAsStranger;
+        if (
+          demoRule &&
+          res.statusCode === 403 &&
+          (res.json() as { message: string }).message !== DEMO_DISABLED_MESSAGE
+        ) {
+          problems.push(`${where}: demo refused without '${DEMO_DISABLED_MESSAGE}'`);
+        }
+        if (who !== 'owner') {
+          const writes: Writes = cell.writes ?? (refused ? 'none' : 'own');
+          if (writes === 'none') {
+            const changed = changedTables(before.all, await fullSnapshot(t.db)).filter(
+              (x) => !(row.refusalMayWrite ?? []).includes(x),
+            );
+            if (changed.length > 0)
+              problems.push(`${where}: ${res.statusCode} but changed ${changed.join(', ')}`);
+            if (mediaFiles(t.mediaDir).length !== before.media.length)
+              problems.push(`${where}: ${res.statusCode} but media files changed`);
+          } else if (writes === 'own') {
+            const changed = changedTables(before.owner, await rowsMentioning(t.db, scene.ownerIds));
+            if (changed.length > 0)
+              problems.push(`${where}: changed the owner's rows in ${changed.join(', ')}`);
+          }
+        }
+        cells.push(`${res.statusCode}${refused && (cell.writes ?? 'none') === 'none' ? '*' : ' '}`.padEnd(9));
+      }
+      grid.push(`${row.route.padEnd(52)} ${cells.join(' ')}`);
+    }
+    expect(problems).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  }, 300_000);
+
+  it('refuses a token of a deleted account, and a token signed with another secret', async () => {
+    const gone = await ctx.person();
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/profile/deleteUser/${gone.user.id}`,
+      headers: gone.headers,
+    });
+    expect(deleted.statusCode).toBe(204);
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/profile/getMyProfile',
+      headers: gone.headers,
+    });
+    expect(after.statusCode).toBe(403);
+    const forged = await buildTestApp();
+    try {
+      const token = await authHeader(forged.app, DEMO_USER_ID);
+      const res = await t.app.inject({ method: 'GET', url: '/api/feed/1', headers: token });
+      expect(res.statusCode).toBe(403);
+      const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: randomUUID(), iss: 'neighbourhood-cats' })).toString('base64url')}.`;
+      const none = await t.app.inject({
+        method: 'GET',
+        url: '/api/feed/1',
+        headers: { authorization: `Bearer ${unsigned}` },
+      });
+      expect(none.statusCode).toBe(403);
+    } finally {
+      await forged.close();
+    }
+  });
+});

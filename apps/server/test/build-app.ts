@@ -1,0 +1,91 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { testConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client.ts';
+import { LocalStorage } from '../src/media/local-storage.ts';
+import type { MediaStorage } from '../src/media/storage.ts';
+import { seedDemoUser } from '../src/seed/seed.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  database: DatabaseHandle;
+  storage: MediaStorage;
+  /** Root of the local media store, to assert on files. */
+  mediaDir: string;
+  config: Config;
+  close(): Promise<void>;
+}
+
+async function openTestDatabase(
+  dataDir: string,
+): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const template = inject('pgTemplate');
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (template && adminUrl) {
+    const name = `cats_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${template}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const handle = await openDatabase({ databaseUrl: url.toString(), dataDir, poolSize: 10 });
+    return {
+      handle,
+      drop: async () => {
+        const cleanup = new pg.Client({ connectionString: adminUrl });
+        await cleanup.connect();
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const dump = readFileSync(inject('pgliteDump'));
+  const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  return { handle: await openDatabase({ dataDir }, client), drop: async () => {} };
+}
+
+/**
+ * A full app in process on a fresh database (PGlite from the migrated template, or a fresh PostgreSQL
+ * database when TEST_DATABASE_URL is set) and a fresh media directory. Close it in afterAll.
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cats-app-'));
+  const mediaDir = join(dataDir, 'media');
+  const config = testConfig({ DATA_DIR: dataDir, ...env });
+  const { handle, drop } = await openTestDatabase(dataDir);
+  const storage = new LocalStorage(mediaDir);
+  await seedDemoUser({ db: handle.db, storage, log: undefined as never });
+  const app = await buildApp({
+    config,
+    database: handle,
+    storage,
+    jwtSecret: randomBytes(32).toString('hex'),
+    webDistDir: null,
+  });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    database: handle,
+    storage,
+    mediaDir,
+    config,
+    close: async () => {
+      await app.close();
+      await handle.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const uniqueSuffix = () => randomUUID().slice(0, 8);

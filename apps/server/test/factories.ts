@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../src/db/client.ts';
+import { posts, users, type PostRow, type UserRow } from '../src/db/schema/index.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
+
+export const DEFAULT_PASSWORD = 'Whiskers123';
+let defaultHash: Promise<string> | undefined;
+
+let counter = 0;
+const next = () =>
+  `${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString('hex')}`.slice(-12);
+
+export interface CreatedUser extends UserRow {
+  password: string;
+}
+
+/** A user with a known password; override any column. */
+export async function createUser(
+  db: Database,
+  overrides: Partial<typeof users.$inferInsert> & { password?: string } = {},
+): Promise<CreatedUser> {
+  const { password, ...columns } = overrides;
+  const id = next();
+  const passwordHash = password
+    ? await hashPassword(password)
+    : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
+  const [row] = await db
+    .insert(users)
+    .values({ username: `cat_${id}`, email: `user_${id}@example.com`, passwordHash, ...columns })
+    .returning();
+  return { ...row!, password: password ?? DEFAULT_PASSWORD };
+}
+
+/**
+ * A post row without going through the upload pipeline (its media key points at no files). Tests of
+ * the pipeline itself upload real fixture images instead.
+ */
+export async function createPost(
+  db: Database,
+  userId: string,
+  overrides: Partial<typeof posts.$inferInsert> = {},
+): Promise<PostRow> {
+  const [row] = await db
+    .insert(posts)
+    .values({
+      userId,
+      caption: 'A cat on a wall',
+      mediaKey: `posts/${randomBytes(16).toString('hex')}`,
+      width: 800,
+      height: 800,
+      placeholder: 'AAAA',
+      ...overrides,
+    })
+    .returning();
+  return row!;
+}
+
+/** Authorization header for a user, minted directly (tests of login itself go through the API). */
+export async function authHeader(app: FastifyInstance, userId: string): Promise<{ authorization: string }> {
+  return { authorization: `Bearer ${await app.accessTokens.sign(userId)}` };
+}

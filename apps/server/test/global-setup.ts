@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import pg from 'pg';
+import { openDatabase, openPglite } from '../src/db/client.ts';
+
+/**
+ * Migrates once and hands each test file a starting point: a dumped PGlite data dir (about 0.5 s to
+ * load instead of 2.5 s to create and migrate), or with TEST_DATABASE_URL a template PostgreSQL
+ * database from which each file creates its own.
+ */
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), 'cats-test-'));
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (adminUrl) {
+    const template = `cats_template_${process.pid}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${template}`);
+    await admin.query(`create database ${template}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${template}`;
+    const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: dir });
+    await handle.migrate();
+    await handle.close();
+    project.provide('pgTemplate', template);
+    project.provide('pgliteDump', '');
+    return async () => {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${template} with (force)`);
+      await cleanup.end();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const client = await openPglite({});
+  const handle = await openDatabase({ dataDir: dir }, client);
+  await handle.migrate();
+  const dump = await client.dumpDataDir('none');
+  const file = join(dir, 'template.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  await handle.close();
+  project.provide('pgliteDump', file);
+  project.provide('pgTemplate', '');
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteDump: string;
+    pgTemplate: string;
+  }
+}
