@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
+import { Link, MemoryRouter, useLocation, useNavigate, useRoutes } from 'react-router';
+import { RouteErrorBoundary } from './route-error.tsx';
+import { ScrollRestoration } from './scroll-restoration.tsx';
+
+// The pieces that replace the data router (docs/decisions/006-declarative-router.md).
+
+afterEach(cleanup);
+
+function Broken(): never {
+  throw new Error('The cat knocked it over');
+}
+
+function Shell() {
+  const location = useLocation();
+  const element = useRoutes([
+    { path: '/broken', element: <Broken /> },
+    { path: '/fine', element: <p>All good</p> },
+  ]);
+  return (
+    <>
+      <Link to="/fine">Fine</Link>
+      <RouteErrorBoundary path={location.pathname}>{element}</RouteErrorBoundary>
+    </>
+  );
+}
+
+describe('RouteErrorBoundary', () => {
+  beforeEach(() => {
+    // React logs caught render errors; they are expected here.
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("shows the spec's error screen with the message, and clears it on navigating elsewhere", () => {
+    render(
+      <MemoryRouter initialEntries={['/broken']}>
+        <Shell />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeTruthy();
+    expect(screen.getByText('The cat knocked it over')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the homepage' }).getAttribute('href')).toBe('/');
+
+    fireEvent.click(screen.getByRole('link', { name: 'Fine' }));
+    expect(screen.queryByText('Unexpected Application Error!')).toBeNull();
+    expect(screen.getByText('All good')).toBeTruthy();
+  });
+});
+
+const navigation: { go: ReturnType<typeof useNavigate> } = { go: () => {} };
+function Navigator() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    navigation.go = navigate;
+  }, [navigate]);
+  return <ScrollRestoration />;
+}
+
+describe('ScrollRestoration', () => {
+  let scrollTo: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    scrollTo = vi.fn((_x: number, y: number) => {
+      Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+    });
+    window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => {
+      cb(0);
+      return 0;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('starts new pages at the top and returns to the left position on Back', () => {
+    render(
+      <MemoryRouter initialEntries={['/feed']}>
+        <Navigator />
+      </MemoryRouter>,
+    );
+    // The reader scrolls down the feed, then opens a profile.
+    Object.defineProperty(window, 'scrollY', { value: 1840, configurable: true });
+    fireEvent.scroll(window);
+    act(() => void navigation.go('/profile/abc'));
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+
+    act(() => void navigation.go(-1));
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 1840);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { QueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { PagedPostsResponse, Post } from '@cats/contracts';
+import { findCachedPost, flattenPages, removePostsFromCaches, updatePostInCaches } from './post-cache.ts';
+
+const post = (id: string, author: string, extra: Partial<Post> = {}): Post => ({
+  _id: id,
+  user: { _id: author, username: author },
+  imageUrl: `/media/${id}/800.webp`,
+  image: { width: 800, height: 800, placeholder: '', variants: {} },
+  caption: '',
+  catName: null,
+  greatCat: [],
+  latitude: null,
+  longitude: null,
+  showLocation: false,
+  locationPrecision: null,
+  commentCount: 0,
+  createdAt: '2024-01-01T00:00:00Z',
+  ...extra,
+});
+const page = (posts: Post[]): PagedPostsResponse => ({ posts, info: { next: null, nextCursor: null } });
+
+function seeded() {
+  const client = new QueryClient();
+  client.setQueryData<InfiniteData<PagedPostsResponse>>(['feed'], {
+    pages: [page([post('a', 'u1'), post('b', 'u2')]), page([post('c', 'u1')])],
+    pageParams: [1, 2],
+  });
+  client.setQueryData(['explore'], { posts: [post('a', 'u1'), post('d', 'u3')] });
+  client.setQueryData(['comments', 'a'], { postId: 'a', comments: [] });
+  return client;
+}
+
+describe('post caches', () => {
+  it('updates a post in every list that holds it, infinite or not', () => {
+    const client = seeded();
+    updatePostInCaches(client, 'a', (p) => ({ ...p, greatCat: ['me'] }));
+    const feed = client.getQueryData<InfiniteData<PagedPostsResponse>>(['feed'])!;
+    expect(feed.pages[0]!.posts[0]!.greatCat).toEqual(['me']);
+    expect(feed.pages[0]!.posts[1]!.greatCat).toEqual([]);
+    expect(client.getQueryData<{ posts: Post[] }>(['explore'])!.posts[0]!.greatCat).toEqual(['me']);
+    expect(client.getQueryData(['comments', 'a'])).toEqual({ postId: 'a', comments: [] });
+    expect(findCachedPost(client, 'a')!.greatCat).toEqual(['me']);
+  });
+
+  it("removes a hidden post, or all of a blocked author's posts, from every list", () => {
+    const client = seeded();
+    removePostsFromCaches(client, (p) => p.user._id === 'u1');
+    const feed = client.getQueryData<InfiniteData<PagedPostsResponse>>(['feed'])!;
+    expect(feed.pages.map((p) => p.posts.map((x) => x._id))).toEqual([['b'], []]);
+    expect(feed.pageParams).toEqual([1, 2]);
+    expect(client.getQueryData<{ posts: Post[] }>(['explore'])!.posts.map((p) => p._id)).toEqual(['d']);
+    expect(findCachedPost(client, 'c')).toBeUndefined();
+  });
+
+  it('flattens pages keeping the first copy of a repeated post', () => {
+    const data = {
+      pages: [page([post('a', 'u'), post('b', 'u')]), page([post('b', 'u'), post('c', 'u')])],
+      pageParams: [],
+    };
+    expect(flattenPages(data).map((p) => p._id)).toEqual(['a', 'b', 'c']);
+    expect(flattenPages(undefined)).toEqual([]);
+  });
+});

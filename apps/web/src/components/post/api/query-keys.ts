@@ -1,0 +1,5 @@
+/** Query keys owned by the shared post UI. */
+export const commentKeys = {
+  all: ['comments'] as const,
+  post: (postId: string) => ['comments', postId] as const,
+};

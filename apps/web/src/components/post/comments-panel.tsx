@@ -1,0 +1,94 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { COMMENT_MAX } from '@cats/contracts';
+import { useComments } from './api/get-comments.ts';
+import { useCreateComment } from './api/create-comment.ts';
+import { useDeleteComment } from './api/delete-comment.ts';
+import { isDemoRefusal, logFailure } from './api/errors.ts';
+import { Avatar } from '../avatar.tsx';
+import { Button } from '../button.tsx';
+import { DemoDisabledModal } from '../message-modal.tsx';
+
+/** Spec section 2: the comments of one post (author avatar, username, text) and an add-comment form. */
+export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
+  const comments = useComments(postId, true);
+  const create = useCreateComment(postId);
+  const remove = useDeleteComment(postId);
+  const [draft, setDraft] = useState('');
+  const [demo, setDemo] = useState(false);
+  const inputId = useId();
+
+  const onFailure = (what: string) => (err: unknown) => {
+    if (isDemoRefusal(err)) setDemo(true);
+    else logFailure(what, err);
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    create.mutate(text, { onSuccess: () => setDraft(''), onError: onFailure('Comment failed') });
+  };
+
+  const list = comments.data?.comments;
+  return (
+    <section className="post-comments" id={id} aria-label="Comments">
+      {comments.isPending && <p className="post-comments__status">Loading comments...</p>}
+      {list && list.length === 0 && <p className="post-comments__status">No comments yet.</p>}
+      {list && list.length > 0 && (
+        <ul className="post-comments__list">
+          {list.map((c) => (
+            <li key={c._id} className="post-comments__item">
+              <Link
+                to={`/profile/${c.user._id}`}
+                className="post-comments__avatar"
+                tabIndex={-1}
+                aria-hidden="true"
+              >
+                <Avatar src={c.user.avatarUrl ?? c.user.profilePicUrl} size={32} />
+              </Link>
+              <div className="post-comments__content">
+                <Link to={`/profile/${c.user._id}`} className="post-comments__user">
+                  {c.user.username}
+                </Link>
+                <p className="post-comments__text">{c.comment}</p>
+              </div>
+              {c.canDelete && (
+                <button
+                  type="button"
+                  className="post-comments__delete"
+                  aria-label={`Delete comment by ${c.user.username}`}
+                  disabled={remove.isPending && remove.variables === c._id}
+                  onClick={() => remove.mutate(c._id, { onError: onFailure('Delete comment failed') })}
+                >
+                  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+                    <path d="M9 3h6l1 2h4v2H4V5h4zm-3 6h12l-1 12H7z" />
+                  </svg>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="post-comments__form" onSubmit={submit}>
+        <label htmlFor={inputId} className="post-visually-hidden">
+          Add a comment
+        </label>
+        <input
+          id={inputId}
+          name="newComment"
+          placeholder="Add a comment..."
+          required
+          maxLength={COMMENT_MAX}
+          autoComplete="off"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+        <Button type="submit" disabled={create.isPending}>
+          Post
+        </Button>
+      </form>
+      {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
+    </section>
+  );
+}

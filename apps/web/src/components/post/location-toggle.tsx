@@ -1,0 +1,54 @@
+import { useId } from 'react';
+import type { Post } from '@cats/contracts';
+import { useToggleLocation } from './api/toggle-location.ts';
+import { errorMessage } from './api/errors.ts';
+
+export const LOCATION_TOOLTIPS = {
+  missing: 'No GPS data available',
+  activate: 'Activate to show location on map',
+  deactivate: 'Deactivate to hide location on map',
+} as const;
+
+/** Own posts only (spec section 6): shows or hides the post's location on the map. */
+export function LocationToggle({ post }: { post: Post }) {
+  const toggle = useToggleLocation();
+  const tooltipId = useId();
+  const hasGps = Number.isFinite(post.latitude) && Number.isFinite(post.longitude);
+  const tooltip = !hasGps
+    ? LOCATION_TOOLTIPS.missing
+    : post.showLocation
+      ? LOCATION_TOOLTIPS.deactivate
+      : LOCATION_TOOLTIPS.activate;
+  const on = hasGps && post.showLocation;
+  return (
+    // The wrapper shows the tooltip on hover and focus; a disabled button takes no focus or pointer
+    // events itself, so then the wrapper becomes focusable to let keyboard and touch users read why.
+    <span className="post-location" tabIndex={hasGps ? undefined : 0}>
+      <button
+        type="button"
+        role="switch"
+        className={`post-location__switch${on ? ' post-location__switch--on' : ''}`}
+        aria-checked={on}
+        aria-label="Location on map"
+        aria-describedby={tooltipId}
+        disabled={!hasGps || toggle.isPending}
+        onClick={() => toggle.mutate(post._id)}
+      >
+        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+          <path d="M12 2a7 7 0 0 0-7 7c0 5 7 13 7 13s7-8 7-13a7 7 0 0 0-7-7zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5z" />
+        </svg>
+        <span className="post-location__state" aria-hidden="true">
+          {on ? 'On map' : 'Not on map'}
+        </span>
+      </button>
+      <span id={tooltipId} role="tooltip" className="post-location__tooltip">
+        {tooltip}
+      </span>
+      {toggle.isError && (
+        <span className="post-location__error" role="alert">
+          {errorMessage(toggle.error)}
+        </span>
+      )}
+    </span>
+  );
+}

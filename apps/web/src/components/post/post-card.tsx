@@ -1,0 +1,94 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { Post } from '@cats/contracts';
+import { useAuth } from '../../lib/auth-store.ts';
+import { Avatar } from '../avatar.tsx';
+import { CommentsPanel } from './comments-panel.tsx';
+import { LikeButton } from './like-button.tsx';
+import { LocationToggle } from './location-toggle.tsx';
+import { PostImage } from './post-image.tsx';
+import { PostMenu } from './post-menu.tsx';
+import './post.css';
+
+interface PostCardProps {
+  post: Post;
+  /** Hide the author header (on a profile page, where the author is the page). */
+  showAuthor?: boolean;
+  /** Offer the comments toggle (feed, map detail). */
+  showComments?: boolean;
+  /** Own profile only (spec section 6): the location switch. */
+  showLocationToggle?: boolean;
+  /** The first card on screen loads its image eagerly. */
+  eager?: boolean;
+  /** Layout width of the image for choosing among variants. */
+  imageSizes?: string;
+  /** Extra controls shown only to the post's owner (the own profile's group sharing). */
+  ownerActions?: ReactNode;
+}
+
+/** One post (spec section 2, Feed): author, image, caption, like, comments and the popup menu. */
+export function PostCard({
+  post,
+  showAuthor = true,
+  showComments = true,
+  showLocationToggle = false,
+  eager,
+  imageSizes,
+  ownerActions,
+}: PostCardProps) {
+  const { userId } = useAuth();
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const commentsId = useId();
+  const own = post.user._id === userId;
+  const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+  const commentLabel = `${post.commentCount} ${post.commentCount === 1 ? 'comment' : 'comments'}`;
+
+  return (
+    <article className="post-card" aria-label={alt} data-post-id={post._id}>
+      {showAuthor && (
+        <header className="post-card__header">
+          <Link to={`/profile/${post.user._id}`} className="post-card__author">
+            <Avatar
+              src={post.user.avatarUrl ?? post.user.profilePicUrl}
+              size={40}
+              className="post-card__avatar"
+            />
+            <span className="post-card__username">{post.user.username}</span>
+          </Link>
+          {!own && <PostMenu post={post} />}
+        </header>
+      )}
+      <PostImage image={post.image} fallbackSrc={post.imageUrl} alt={alt} eager={eager} sizes={imageSizes} />
+      <div className="post-card__body">
+        {(post.catName || post.caption) && (
+          <p className="post-card__caption">
+            {post.catName && <strong className="post-card__cat-name">{post.catName}</strong>}
+            {post.catName && post.caption && ' '}
+            {post.caption}
+          </p>
+        )}
+        <div className="post-card__actions">
+          <LikeButton post={post} />
+          {showComments && (
+            <button
+              type="button"
+              className="post-card__comments-toggle"
+              aria-expanded={commentsOpen}
+              aria-controls={commentsOpen ? commentsId : undefined}
+              onClick={() => setCommentsOpen((o) => !o)}
+            >
+              <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+                <path d="M4 4h16v12H8l-4 4z" />
+              </svg>
+              <span>{commentLabel}</span>
+            </button>
+          )}
+          {showLocationToggle && own && <LocationToggle post={post} />}
+          {!showAuthor && !own && <PostMenu post={post} />}
+        </div>
+        {own && ownerActions}
+        {showComments && commentsOpen && <CommentsPanel postId={post._id} id={commentsId} />}
+      </div>
+    </article>
+  );
+}

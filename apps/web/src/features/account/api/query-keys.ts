@@ -1,0 +1,5 @@
+/** This feature's cache keys; the own profile's key is shared (lib/my-profile.ts). */
+export const accountKeys = {
+  all: ['account'] as const,
+  blockedUsers: () => [...accountKeys.all, 'blocked-users'] as const,
+};

@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { Avatar } from '../../../components/avatar.tsx';
+import { InfoIcon } from '../../../components/icons.tsx';
+import { DemoDisabledModal } from '../../../components/message-modal.tsx';
+import { useAuth } from '../../../lib/auth-store.ts';
+import { useMyProfile } from '../../../lib/my-profile.ts';
+import { BlockedUsers } from '../components/blocked-users.tsx';
+import { ChangeEmailForm } from '../components/change-email-form.tsx';
+import { ChangePasswordForm } from '../components/change-password-form.tsx';
+import { ChangeUsernameForm } from '../components/change-username-form.tsx';
+import { DeleteAccount } from '../components/delete-account.tsx';
+import { LocationPrivacy } from '../components/location-privacy.tsx';
+import { errorText } from '../components/settings-card.tsx';
+import './settings-page.css';
+
+/**
+ * /profile/settings (spec section 2). The spec's 'Not yet functional' account changes work here (issue 3,
+ * point 8); the demo account sees them disabled.
+ */
+export default function SettingsPage() {
+  const profile = useMyProfile();
+  const { userId } = useAuth();
+  const [demoRefused, setDemoRefused] = useState(false);
+  const showDemoModal = () => setDemoRefused(true);
+
+  return (
+    <div className="page settings">
+      <title>Settings · Neighbourhood Cats</title>
+      <h1>Settings</h1>
+      {profile.isPending ? (
+        <p className="loading-text">Loading...</p>
+      ) : profile.isError ? (
+        <p className="notice notice--error">Error: {errorText(profile.error)}</p>
+      ) : (
+        <>
+          <div className="settings__who card">
+            <Avatar src={profile.data.avatarUrl ?? profile.data.profilePicUrl} size={56} />
+            <div>
+              <p className="settings__name">{profile.data.username}</p>
+              <p className="settings__email">{profile.data.email}</p>
+            </div>
+          </div>
+          {profile.data.isDemo && (
+            <p className="notice notice--info settings__demo">
+              <InfoIcon size={20} />
+              <span>Features disabled for demo user</span>
+            </p>
+          )}
+          <ChangeUsernameForm
+            currentUsername={profile.data.username}
+            disabled={profile.data.isDemo}
+            onDemoRefused={showDemoModal}
+          />
+          <ChangeEmailForm
+            currentEmail={profile.data.email}
+            disabled={profile.data.isDemo}
+            onDemoRefused={showDemoModal}
+          />
+          <ChangePasswordForm
+            email={profile.data.email}
+            disabled={profile.data.isDemo}
+            onDemoRefused={showDemoModal}
+          />
+          <LocationPrivacy
+            exact={profile.data.exactPublicLocation}
+            disabled={profile.data.isDemo}
+            onDemoRefused={showDemoModal}
+          />
+          <BlockedUsers disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
+          <DeleteAccount
+            userId={userId ?? profile.data._id}
+            disabled={profile.data.isDemo}
+            onDemoRefused={showDemoModal}
+          />
+        </>
+      )}
+      {demoRefused && <DemoDisabledModal onClose={() => setDemoRefused(false)} />}
+    </div>
+  );
+}

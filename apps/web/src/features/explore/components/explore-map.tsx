@@ -1,0 +1,149 @@
+import 'leaflet/dist/leaflet.css';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { TileErrorEvent } from 'leaflet';
+import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  MAP_DEFAULT_CENTER,
+  MAP_DEFAULT_ZOOM,
+  MAP_MAX_ZOOM,
+  MAP_MIN_ZOOM,
+  type MapCluster,
+  type MapViewport,
+  type Post,
+} from '@cats/contracts';
+import { errorMessage } from '../../../components/post/api/errors.ts';
+import { exploreKeys, useExploreViewport } from '../api/get-explore.ts';
+import { useMapConfig } from '../api/get-map-config.ts';
+import { VIEWPORT_DEBOUNCE_MS, toViewport } from '../lib/viewport.ts';
+import { LocateControl } from './locate-control.tsx';
+import { ClusterMarker, PostMarker } from './post-marker.tsx';
+import { PostDetailDialog, type Selection } from './post-detail-dialog.tsx';
+
+export const LOADING_TEXT = 'Tracking neighbourhood cats...';
+
+/** A transparent pixel for tiles that fail: the plain background shows instead of a broken image. */
+const BLANK_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+const reducedMotion = () =>
+  typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+
+/** Reports the padded viewport once at start and after each pan or zoom, debounced. */
+function ViewportWatcher({ onChange }: { onChange: (viewport: MapViewport) => void }) {
+  const map = useMap();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const report = useCallback(() => onChange(toViewport(map.getBounds(), map.getZoom())), [map, onChange]);
+  useEffect(() => {
+    report();
+    return () => clearTimeout(timer.current);
+  }, [report]);
+  useMapEvents({
+    moveend: () => {
+      clearTimeout(timer.current);
+      timer.current = setTimeout(report, VIEWPORT_DEBOUNCE_MS);
+    },
+  });
+  return null;
+}
+
+/** Zooms in on a cluster to the zoom where it splits. */
+function useZoomTo() {
+  const map = useMap();
+  return useCallback(
+    (cluster: MapCluster) =>
+      map.setView([cluster.latitude, cluster.longitude], Math.min(cluster.expansionZoom, MAP_MAX_ZOOM), {
+        animate: !reducedMotion(),
+      }),
+    [map],
+  );
+}
+
+function Markers({
+  posts,
+  clusters,
+  onOpen,
+}: {
+  posts: Post[];
+  clusters: MapCluster[];
+  onOpen: (selection: Selection) => void;
+}) {
+  const zoomTo = useZoomTo();
+  const openPost = useCallback((post: Post) => onOpen({ post }), [onOpen]);
+  const openStack = useCallback((cluster: MapCluster) => onOpen({ clusterId: cluster.id }), [onOpen]);
+  return (
+    <>
+      {/* Keyed by id: markers that stay in view keep their element while the viewport reloads. */}
+      {posts.map((post) => (
+        <PostMarker key={post._id} post={post} onOpen={openPost} />
+      ))}
+      {clusters.map((cluster) => (
+        <ClusterMarker key={cluster.id} cluster={cluster} onZoom={zoomTo} onOpenStack={openStack} />
+      ))}
+    </>
+  );
+}
+
+/**
+ * The Explore map (spec section 2): Leaflet through react-leaflet, loaded only with this screen. Tiles
+ * come from the server's config (OpenStreetMap's standard tiles by default, which carry no separate
+ * POI layer to hide); when they fail the map keeps working over a plain background.
+ */
+export default function ExploreMap() {
+  const config = useMapConfig();
+  const [viewport, setViewport] = useState<MapViewport | null>(null);
+  const explore = useExploreViewport(viewport);
+  const [selected, setSelected] = useState<Selection | null>(null);
+  const queryClient = useQueryClient();
+
+  const open = useCallback((selection: Selection) => setSelected(selection), []);
+  const close = useCallback(() => {
+    setSelected(null);
+    // Likes, hides and blocks made in the card change counts and markers.
+    void queryClient.invalidateQueries({ queryKey: exploreKeys.viewports });
+  }, [queryClient]);
+
+  const tileEvents = useMemo(
+    () => ({ tileerror: (e: TileErrorEvent) => e.tile.classList.add('explore-map__tile--failed') }),
+    [],
+  );
+
+  return (
+    <div className="explore-map">
+      <MapContainer
+        className="explore-map__leaflet"
+        center={[MAP_DEFAULT_CENTER.lat, MAP_DEFAULT_CENTER.lng]}
+        zoom={MAP_DEFAULT_ZOOM}
+        minZoom={MAP_MIN_ZOOM}
+        maxZoom={MAP_MAX_ZOOM}
+        worldCopyJump
+        zoomAnimation={!reducedMotion()}
+      >
+        {config.data && (
+          <TileLayer
+            url={config.data.tileUrl}
+            attribution={config.data.attribution}
+            maxZoom={MAP_MAX_ZOOM}
+            errorTileUrl={BLANK_TILE}
+            eventHandlers={tileEvents}
+          />
+        )}
+        <ViewportWatcher onChange={setViewport} />
+        {explore.data && (
+          <Markers posts={explore.data.posts} clusters={explore.data.clusters} onOpen={open} />
+        )}
+        <LocateControl />
+      </MapContainer>
+      {!explore.data && !explore.isError && (
+        <p className="explore-map__status" role="status">
+          {LOADING_TEXT}
+        </p>
+      )}
+      {explore.isError && (
+        <p className="explore-map__status explore-map__status--error" role="alert">
+          Error: {errorMessage(explore.error)}
+        </p>
+      )}
+      {selected && <PostDetailDialog selection={selected} onClose={close} />}
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect, useRef, useState } from 'react';
+import { MAP_DETAIL_IMAGE_WIDTH, type Post } from '@cats/contracts';
+import { Button, buttonClass } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { PostCard } from '../../../components/post/post-card.tsx';
+import { errorMessage } from '../../../components/post/api/errors.ts';
+import { useClusterPosts } from '../api/get-cluster-posts.ts';
+import { useExplorePosts } from '../api/get-explore-posts.ts';
+import { postAlt } from '../lib/viewport.ts';
+
+/** What the card shows: a marker's post (as the map has it, refreshed), or a stack's posts. */
+export type Selection = { post: Post } | { clusterId: string };
+
+interface PostDetailDialogProps {
+  selection: Selection;
+  onClose: () => void;
+}
+
+/** Both queries are declared (hooks cannot be conditional); only the one that applies runs. */
+function useSelectionPosts(selection: Selection) {
+  const single = 'post' in selection ? selection.post : undefined;
+  const postQuery = useExplorePosts(single ? [single._id] : [], single);
+  const clusterQuery = useClusterPosts('clusterId' in selection ? selection.clusterId : null);
+  return single ? postQuery : clusterQuery;
+}
+
+/**
+ * The detail card (spec section 2, Explore): the 400 px picture, author, caption, like and comments,
+ * with the feed's own components. It sits over the map, which does not move: closing it (Close,
+ * Escape or the backdrop) shows the same view, with focus back on the marker that opened it.
+ */
+export function PostDetailDialog({ selection, onClose }: PostDetailDialogProps) {
+  const [index, setIndex] = useState(0);
+  const query = useSelectionPosts(selection);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const posts = query.data?.posts ?? [];
+  const at = Math.min(index, Math.max(0, posts.length - 1));
+  const post = posts[at];
+
+  // Hiding the post or blocking its author (the card's menu) takes it off the map: nothing left to show.
+  const empty = query.isSuccess && posts.length === 0;
+  useEffect(() => {
+    if (empty) onClose();
+  }, [empty, onClose]);
+
+  const stack = posts.length > 1;
+  return (
+    <Modal
+      title={post ? postAlt(post) : 'Spotted cat'}
+      hideTitle
+      onClose={onClose}
+      className="explore-detail"
+      initialFocusRef={closeRef}
+      actions={
+        <>
+          {stack && (
+            <div className="explore-detail__pager">
+              <Button variant="secondary" size="sm" disabled={at === 0} onClick={() => setIndex(at - 1)}>
+                Previous
+              </Button>
+              <span aria-live="polite">
+                {at + 1} of {posts.length}
+              </span>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={at >= posts.length - 1}
+                onClick={() => setIndex(at + 1)}
+              >
+                Next
+              </Button>
+            </div>
+          )}
+          <button ref={closeRef} type="button" className={buttonClass('primary')} onClick={onClose}>
+            Close
+          </button>
+        </>
+      }
+    >
+      {query.isPending && <p className="loading-text">Loading...</p>}
+      {query.isError && <p role="alert">Error: {errorMessage(query.error)}</p>}
+      {post && <PostCard key={post._id} post={post} eager imageSizes={`${MAP_DETAIL_IMAGE_WIDTH}px`} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,26 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import type { PagedPostsResponse } from '@cats/contracts';
+import { api } from '../../../lib/api-client.ts';
+
+export const feedKey = ['feed'] as const;
+
+interface FeedPageParam {
+  page: number;
+  cursor: string | null;
+}
+
+/** GET /api/feed/{page}; later pages carry the server's cursor so nothing repeats while others post. */
+export const getFeed = ({ page, cursor }: FeedPageParam, signal?: AbortSignal) =>
+  api<PagedPostsResponse>(`/api/feed/${page}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, {
+    signal,
+  });
+
+export function useFeed() {
+  return useInfiniteQuery({
+    queryKey: feedKey,
+    queryFn: ({ pageParam, signal }) => getFeed(pageParam, signal),
+    initialPageParam: { page: 1, cursor: null } as FeedPageParam,
+    getNextPageParam: (last): FeedPageParam | undefined =>
+      last.info.next ? { page: last.info.next, cursor: last.info.nextCursor } : undefined,
+  });
+}

@@ -1,0 +1,42 @@
+import { useState, type FormEvent } from 'react';
+import { GROUP_NAME_MAX } from '@cats/contracts';
+import { Button } from '../../../components/button.tsx';
+import { TextField } from '../../../components/form-field.tsx';
+import { useCreateGroup } from '../api/create-group.ts';
+import { groupErrorMessage } from '../api/errors.ts';
+
+/** Create a group: the creator becomes its owner and gets a code to share. */
+export function CreateGroupForm({ onResult }: { onResult: (message: string) => void }) {
+  const [name, setName] = useState('');
+  const create = useCreateGroup();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate(name.trim(), {
+      onSuccess: ({ message }) => {
+        setName('');
+        onResult(message);
+      },
+      onError: (err) => onResult(groupErrorMessage(err)),
+    });
+  };
+  return (
+    <form className="groups-form card" onSubmit={submit} aria-labelledby="groups-create-title">
+      <h2 id="groups-create-title" className="groups-form__title">
+        Create a group
+      </h2>
+      <TextField
+        label="Group name"
+        name="name"
+        required
+        autoComplete="off"
+        maxLength={GROUP_NAME_MAX}
+        help={`(Max ${GROUP_NAME_MAX} characters)`}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+      />
+      <Button type="submit" disabled={create.isPending}>
+        Create group
+      </Button>
+    </form>
+  );
+}

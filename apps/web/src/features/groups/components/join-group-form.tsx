@@ -1,0 +1,45 @@
+import { useState, type FormEvent } from 'react';
+import { GROUP_CODE_EXAMPLE, GROUP_CODE_MAX } from '@cats/contracts';
+import { Button } from '../../../components/button.tsx';
+import { TextField } from '../../../components/form-field.tsx';
+import { useJoinGroup } from '../api/join-group.ts';
+import { groupErrorMessage } from '../api/errors.ts';
+
+/** Ask to join a group with its code; the owner answers the request. */
+export function JoinGroupForm({ onResult }: { onResult: (message: string) => void }) {
+  const [code, setCode] = useState('');
+  const join = useJoinGroup();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    join.mutate(code.trim(), {
+      onSuccess: ({ message }) => {
+        setCode('');
+        onResult(message);
+      },
+      onError: (err) => onResult(groupErrorMessage(err)),
+    });
+  };
+  return (
+    <form className="groups-form card" onSubmit={submit} aria-labelledby="groups-join-title">
+      <h2 id="groups-join-title" className="groups-form__title">
+        Join a group
+      </h2>
+      <TextField
+        label="Group code"
+        name="code"
+        required
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        maxLength={GROUP_CODE_MAX}
+        placeholder={GROUP_CODE_EXAMPLE}
+        help={`Ask a member for the code, for example ${GROUP_CODE_EXAMPLE}`}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+      />
+      <Button type="submit" disabled={join.isPending}>
+        Request to join group
+      </Button>
+    </form>
+  );
+}

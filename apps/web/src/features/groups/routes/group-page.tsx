@@ -1,0 +1,109 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ApiError } from '../../../lib/api-client.ts';
+import { groupErrorMessage } from '../api/errors.ts';
+import { useGroup } from '../api/get-group.ts';
+import { GroupActions } from '../components/group-actions.tsx';
+import { GroupCode } from '../components/group-code.tsx';
+import { GroupFeed } from '../components/group-feed.tsx';
+import { MembersPanel, RequestsPanel } from '../components/members-panel.tsx';
+import { ResultModal } from '../components/result-modal.tsx';
+import { RoleTag } from '../components/role-tag.tsx';
+import '../groups.css';
+
+const GroupMap = lazy(() => import('../components/group-map.tsx'));
+
+type View = 'feed' | 'map';
+
+/** /groups/{groupId}: the group, its code, members and requests, and its pictures as a feed or a map. */
+export default function GroupPage() {
+  const { groupId = '' } = useParams();
+  const group = useGroup(groupId);
+  const [view, setView] = useState<View>('feed');
+  const [result, setResult] = useState<string | null>(null);
+
+  if (group.isPending) {
+    return (
+      <p className="loading-text" role="status">
+        Loading the group...
+      </p>
+    );
+  }
+  if (group.isError) {
+    const missing = group.error instanceof ApiError && group.error.status === 404;
+    return (
+      <div className="page groups-missing">
+        <h1>{missing ? 'Group not found' : 'The group could not be loaded'}</h1>
+        <p>
+          {missing
+            ? 'This group does not exist, or you are not one of its members.'
+            : `Error: ${groupErrorMessage(group.error)}`}
+        </p>
+        <Link to="/groups">Back to your groups</Link>
+      </div>
+    );
+  }
+
+  const data = group.data;
+  return (
+    <div className="page page--wide groups-detail">
+      <Link to="/groups" className="groups-detail__back">
+        ← All groups
+      </Link>
+      <header className="groups-detail__header">
+        <div className="groups-detail__heading">
+          <h1 className="groups-detail__title">{data.groupName}</h1>
+          <RoleTag role={data.role} />
+        </div>
+        <GroupCode group={data} onResult={setResult} />
+      </header>
+
+      <div className="groups-detail__layout">
+        <aside className="groups-detail__side">
+          <RequestsPanel group={data} onResult={setResult} />
+          <MembersPanel group={data} onResult={setResult} />
+        </aside>
+
+        <section className="groups-detail__main" aria-labelledby="groups-pictures-title">
+          <div className="groups-detail__pictures-head">
+            <h2 id="groups-pictures-title">Pictures</h2>
+            <div className="groups-switch" role="group" aria-label="Show pictures as">
+              {(['feed', 'map'] as const).map((v) => (
+                <button
+                  key={v}
+                  type="button"
+                  className="groups-switch__option"
+                  aria-pressed={view === v}
+                  onClick={() => setView(v)}
+                >
+                  {v === 'feed' ? 'Feed' : 'Map'}
+                </button>
+              ))}
+            </div>
+          </div>
+          <p className="groups-detail__privacy muted">
+            Members of this group see the exact location of every picture shared with it.
+          </p>
+          {view === 'feed' ? (
+            <GroupFeed groupId={data._id} />
+          ) : (
+            <Suspense
+              fallback={
+                <p className="loading-text" role="status">
+                  Loading the map...
+                </p>
+              }
+            >
+              <GroupMap groupId={data._id} />
+            </Suspense>
+          )}
+        </section>
+
+        <div className="groups-detail__actions">
+          <GroupActions group={data} onResult={setResult} />
+        </div>
+      </div>
+      <ResultModal message={result} onClose={() => setResult(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { useState } from 'react';
+import { InfoIcon } from '../../../components/icons.tsx';
+import { CreateGroupForm } from '../components/create-group-form.tsx';
+import { GroupList } from '../components/group-list.tsx';
+import { JoinGroupForm } from '../components/join-group-form.tsx';
+import { ResultModal } from '../components/result-modal.tsx';
+import '../groups.css';
+
+/** Spec section 2, Groups: join or create a group, and the list of one's groups. */
+export default function GroupsPage() {
+  const [result, setResult] = useState<string | null>(null);
+  return (
+    <div className="page groups-page">
+      <h1>Join or create a group</h1>
+      <ul className="groups-page__bullets">
+        <li>Friends can form a group to follow the cats of their neighbourhood together.</li>
+        <li>Share your cat pictures and their locations with the groups you choose.</li>
+        <li>Every group has its own feed and map of the pictures shared with it.</li>
+      </ul>
+      <p className="notice notice--info groups-page__notice" role="note">
+        <InfoIcon size={20} />
+        <span>Every member of a group can see the exact location of the pictures shared with it.</span>
+      </p>
+      <div className="groups-page__forms">
+        <JoinGroupForm onResult={setResult} />
+        <CreateGroupForm onResult={setResult} />
+      </div>
+      <GroupList />
+      <ResultModal message={result} onClose={() => setResult(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { Button } from '../../../components/button.tsx';
+import { InfiniteList } from '../../../components/post/infinite-list.tsx';
+import { PostCard } from '../../../components/post/post-card.tsx';
+import { PostGroupShare } from '../../../components/groups/post-group-share.tsx';
+import { errorMessage } from '../../../components/post/api/errors.ts';
+import { flattenPages } from '../../../components/post/api/post-cache.ts';
+import { useUserPosts } from '../api/get-user-posts.ts';
+
+interface ProfilePostsProps {
+  userId: string;
+  own: boolean;
+  emptyText: string;
+}
+
+/** A profile's pictures with like (and, on one's own profile, the location toggle), infinite scroll. */
+export function ProfilePosts({ userId, own, emptyText }: ProfilePostsProps) {
+  const posts = useUserPosts(userId);
+  const items = flattenPages(posts.data);
+  return (
+    <>
+      {posts.isPending && (
+        <p className="profile-page__status" role="status">
+          Loading pictures...
+        </p>
+      )}
+      {posts.isError && (
+        <p className="profile-page__error" role="alert">
+          Error: {errorMessage(posts.error)}
+        </p>
+      )}
+      {!posts.isPending && !posts.data && (
+        <p className="profile-page__status">Can&apos;t connect to server</p>
+      )}
+      {posts.data && items.length === 0 && <p className="profile-page__status">{emptyText}</p>}
+      {items.length > 0 && (
+        <InfiniteList
+          label="Pictures"
+          className="profile-page__posts"
+          items={items}
+          getKey={(p) => p._id}
+          renderItem={(post) => (
+            <PostCard
+              post={post}
+              showAuthor={false}
+              showComments={false}
+              showLocationToggle={own}
+              imageSizes="(min-width: 641px) 310px, 100vw"
+              ownerActions={own ? <PostGroupShare post={post} /> : undefined}
+            />
+          )}
+          hasNextPage={posts.hasNextPage}
+          isFetchingNextPage={posts.isFetchingNextPage}
+          fetchNextPage={posts.fetchNextPage}
+        />
+      )}
+      {posts.isFetchNextPageError && (
+        <Button className="profile-page__retry" onClick={() => void posts.fetchNextPage()}>
+          Try again
+        </Button>
+      )}
+    </>
+  );
+}

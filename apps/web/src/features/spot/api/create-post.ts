@@ -1,0 +1,44 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Post } from '@cats/contracts';
+import { apiUpload } from '../../../lib/api-client.ts';
+
+export interface NewPost {
+  image: Blob;
+  catName: string;
+  comment: string;
+  /** Sent only when both are numbers and the switch is on (spec section 5). */
+  coordinates: { latitude: number; longitude: number } | null;
+  showLocation: boolean;
+  exifData: Record<string, unknown>;
+  groupIds: string[];
+}
+
+export function toFormData(post: NewPost): FormData {
+  const form = new FormData();
+  // Fields first: the server reads them before the file streams in.
+  form.append('catName', post.catName.trim());
+  form.append('comment', post.comment.trim());
+  form.append('latitude', post.coordinates ? String(post.coordinates.latitude) : '');
+  form.append('longitude', post.coordinates ? String(post.coordinates.longitude) : '');
+  form.append('showLocation', String(post.coordinates !== null && post.showLocation));
+  form.append('exifData', JSON.stringify(post.exifData));
+  if (post.groupIds.length > 0) form.append('groupIds', JSON.stringify(post.groupIds));
+  form.append('file', post.image, 'cat.jpg');
+  return form;
+}
+
+export const createPost = (post: NewPost, onProgress: (fraction: number) => void) =>
+  apiUpload<{ message: string; post: Post }>('/api/posts/createPost', toFormData(post), { onProgress });
+
+/** POST /api/posts/createPost; afterwards the feed starts again from the top, where the new post is. */
+export function useCreatePost(onProgress: (fraction: number) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (post: NewPost) => createPost(post, onProgress),
+    onSuccess: async () => {
+      await queryClient.resetQueries({ queryKey: ['feed'] });
+      await queryClient.invalidateQueries({ queryKey: ['profile-posts'] });
+      await queryClient.invalidateQueries({ queryKey: ['explore'] });
+    },
+  });
+}

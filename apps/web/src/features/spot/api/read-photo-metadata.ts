@@ -1,0 +1,29 @@
+// The lite build reads all this needs at 60% of the full build's size.
+import exifr from 'exifr/dist/lite.esm.mjs';
+import { latitudeSchema, longitudeSchema } from '@cats/contracts';
+
+export interface PhotoMetadata {
+  coordinates: { latitude: number; longitude: number } | null;
+  /** What is sent as exifData: only what the post needs, never the camera's serial numbers. */
+  exifData: Record<string, unknown>;
+}
+
+/** Reads the GPS position (and when it was taken) from the original file, before cropping drops it. */
+export async function readPhotoMetadata(file: File): Promise<PhotoMetadata> {
+  try {
+    // One pass over the TIFF header: GPS (as decimal latitude/longitude) and the EXIF block.
+    const tags = (await exifr.parse(file).catch(() => undefined)) as
+      { latitude?: unknown; longitude?: unknown; DateTimeOriginal?: unknown } | undefined;
+    const lat = latitudeSchema.safeParse(tags?.latitude);
+    const lng = longitudeSchema.safeParse(tags?.longitude);
+    const coordinates = lat.success && lng.success ? { latitude: lat.data, longitude: lng.data } : null;
+    const exifData: Record<string, unknown> = {};
+    if (coordinates) Object.assign(exifData, coordinates);
+    if (tags?.DateTimeOriginal instanceof Date && !Number.isNaN(tags.DateTimeOriginal.getTime())) {
+      exifData.DateTimeOriginal = tags.DateTimeOriginal.toISOString();
+    }
+    return { coordinates, exifData };
+  } catch {
+    return { coordinates: null, exifData: {} };
+  }
+}

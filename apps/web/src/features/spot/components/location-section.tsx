@@ -1,0 +1,61 @@
+import { useId } from 'react';
+import { useMyProfile } from '../../../lib/my-profile.ts';
+
+export const NO_LOCATION_MESSAGE = 'No location data available for this picture';
+export const LOCATION_WARNING =
+  'App in development! Every user can see the location of your pictures when active.';
+
+interface LocationSectionProps {
+  hasCoordinates: boolean;
+  showLocation: boolean;
+  onChange: (on: boolean) => void;
+  sharedWithGroups: boolean;
+}
+
+/**
+ * The location switch (default on). Besides the spec's warning it says plainly who sees the spot and
+ * how precisely (issue 7, point 7): the server rounds public locations to a grid of about 500 m.
+ */
+export function LocationSection({
+  hasCoordinates,
+  showLocation,
+  onChange,
+  sharedWithGroups,
+}: LocationSectionProps) {
+  const switchId = useId();
+  // Owners may choose exact public locations in settings; the default is about 500 m.
+  const exact = useMyProfile().data?.exactPublicLocation === true;
+  if (!hasCoordinates) {
+    return <p className="spot-location__none">{NO_LOCATION_MESSAGE}</p>;
+  }
+  return (
+    <div className="spot-location">
+      <div className="spot-location__row">
+        <input
+          id={switchId}
+          type="checkbox"
+          role="switch"
+          className="spot-location__switch"
+          checked={showLocation}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+        <label htmlFor={switchId}>{showLocation ? 'Location visible' : 'Location hidden'}</label>
+      </div>
+      {showLocation ? (
+        <>
+          <p className="spot-location__warning">{LOCATION_WARNING}</p>
+          <p className="spot-location__detail">
+            {exact
+              ? 'Other people see the exact spot, because you chose exact locations in your settings.'
+              : 'Other people see this spot to within about 500 m. Only you see the exact place.'}
+          </p>
+        </>
+      ) : (
+        <p className="spot-location__detail">Only you can see where this picture was taken.</p>
+      )}
+      {sharedWithGroups && (
+        <p className="spot-location__detail">Members of the groups you share it with see the exact spot.</p>
+      )}
+    </div>
+  );
+}

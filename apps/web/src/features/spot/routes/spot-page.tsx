@@ -1,0 +1,190 @@
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useObjectUrl } from '../../../components/post/crop/use-object-url.ts';
+import { useNavigate } from 'react-router';
+import { CAPTION_MAX, CAT_NAME_MAX, WRONG_FILE_TYPE_MESSAGE } from '@cats/contracts';
+import { ImageCropDialog } from '../../../components/post/crop/image-crop-dialog.tsx';
+import { ACCEPT_ATTRIBUTE, isAcceptedImage } from '../../../components/post/crop/crop-image.ts';
+import { Button } from '../../../components/button.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { DemoDisabledModal, MessageModal } from '../../../components/message-modal.tsx';
+import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
+import { useCreatePost } from '../api/create-post.ts';
+import { readPhotoMetadata, type PhotoMetadata } from '../api/read-photo-metadata.ts';
+import { LocationSection } from '../components/location-section.tsx';
+import { GroupSharePicker } from '../../../components/groups/group-share-picker.tsx';
+import '../spot.css';
+
+/**
+ * Spec section 2, Spot ('Snap a cat'): choose a picture -> (wrong type: modal) -> read its position
+ * -> crop (square) -> comment, cat's name, location switch -> submit -> 'File uploading' -> /feed.
+ */
+export default function SpotPage() {
+  const navigate = useNavigate();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const ids = { comment: useId(), catName: useId(), hint: useId() };
+  const [original, setOriginal] = useState<File | null>(null);
+  const [reading, setReading] = useState(false);
+  const [metadata, setMetadata] = useState<PhotoMetadata | null>(null);
+  const [cropped, setCropped] = useState<Blob | null>(null);
+  const [wrongType, setWrongType] = useState(false);
+  const [comment, setComment] = useState('');
+  const [catName, setCatName] = useState('');
+  const [showLocation, setShowLocation] = useState(true);
+  const [groupIds, setGroupIds] = useState<string[]>([]);
+  const [progress, setProgress] = useState(0);
+  const [demo, setDemo] = useState(false);
+  const originalUrl = useObjectUrl(original);
+  const croppedUrl = useObjectUrl(cropped);
+  const create = useCreatePost(setProgress);
+
+  const reset = () => {
+    setOriginal(null);
+    setCropped(null);
+    setMetadata(null);
+    if (inputRef.current) inputRef.current.value = '';
+    inputRef.current?.focus();
+  };
+
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    setCropped(null);
+    setOriginal(null);
+    if (!file) return;
+    if (!isAcceptedImage(file)) {
+      e.target.value = '';
+      setWrongType(true);
+      return;
+    }
+    // Coordinates come from the original: the cropped JPEG carries no metadata.
+    setReading(true);
+    const meta = await readPhotoMetadata(file);
+    setReading(false);
+    setMetadata(meta);
+    setOriginal(file);
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!cropped || !metadata || create.isPending) return;
+    setProgress(0);
+    create.mutate(
+      {
+        image: cropped,
+        catName,
+        comment,
+        coordinates: metadata.coordinates,
+        showLocation,
+        exifData: metadata.exifData,
+        groupIds,
+      },
+      {
+        onSuccess: () => navigate('/feed'),
+        onError: (err) => {
+          if (isDemoRefusal(err)) setDemo(true);
+        },
+      },
+    );
+  };
+
+  const cropping = original !== null && originalUrl !== null && cropped === null;
+
+  return (
+    <div className="spot-page">
+      <h1>Snap a cat</h1>
+      <form className="spot-form" onSubmit={submit} noValidate={false}>
+        <div className="spot-form__photo">
+          <input
+            ref={inputRef}
+            id="spot-photo"
+            className="spot-form__file"
+            type="file"
+            name="file"
+            accept={ACCEPT_ATTRIBUTE}
+            required
+            onChange={(e) => void onFile(e)}
+          />
+          {croppedUrl ? (
+            <div className="spot-form__thumb">
+              <img src={croppedUrl} alt="Your cropped picture" width={160} height={160} />
+              <Button variant="secondary" onClick={reset}>
+                Delete picture
+              </Button>
+            </div>
+          ) : (
+            <label htmlFor="spot-photo" className="spot-form__add">
+              <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
+                <path d="M9 4l-2 2H4a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V8a2 2 0 0 0-2-2h-3l-2-2zm3 5a4 4 0 1 1 0 8 4 4 0 0 1 0-8z" />
+              </svg>
+              <span>Add a photo</span>
+              <span className="spot-form__add-hint">Take one with your camera or choose a JPG or PNG</span>
+            </label>
+          )}
+          {reading && (
+            <p role="status" className="spot-form__status">
+              Reading picture...
+            </p>
+          )}
+        </div>
+
+        {cropped && metadata && (
+          <>
+            <label htmlFor={ids.comment}>Add a comment</label>
+            <textarea
+              id={ids.comment}
+              name="comment"
+              rows={3}
+              maxLength={CAPTION_MAX}
+              value={comment}
+              onChange={(e) => setComment(e.target.value)}
+            />
+            <label htmlFor={ids.catName}>
+              Cat&apos;s name <span className="spot-form__optional">(optional)</span>
+            </label>
+            <input
+              id={ids.catName}
+              name="catName"
+              maxLength={CAT_NAME_MAX}
+              autoComplete="off"
+              value={catName}
+              onChange={(e) => setCatName(e.target.value)}
+            />
+            <LocationSection
+              hasCoordinates={metadata.coordinates !== null}
+              showLocation={showLocation}
+              onChange={setShowLocation}
+              sharedWithGroups={groupIds.length > 0}
+            />
+            <GroupSharePicker selected={groupIds} onChange={setGroupIds} />
+            {create.isError && !isDemoRefusal(create.error) && (
+              <p className="spot-form__error" role="alert">
+                {errorMessage(create.error)}
+              </p>
+            )}
+            <Button type="submit" size="lg" className="spot-form__submit" disabled={create.isPending}>
+              Submit
+            </Button>
+          </>
+        )}
+      </form>
+
+      {cropping && (
+        <ImageCropDialog
+          src={originalUrl}
+          title="Crop your picture"
+          onCropped={setCropped}
+          onCancel={reset}
+        />
+      )}
+      {wrongType && <MessageModal message={WRONG_FILE_TYPE_MESSAGE} onClose={() => setWrongType(false)} />}
+      {create.isPending && (
+        <Modal title="File uploading" dismissible={false} onClose={() => {}}>
+          <progress className="spot-progress" max={1} value={progress} aria-label="Upload progress" />
+          <p className="spot-progress__text" aria-live="polite">
+            {progress < 1 ? `${Math.round(progress * 100)}%` : 'Preparing your picture...'}
+          </p>
+        </Modal>
+      )}
+      {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
+    </div>
+  );
+}
