@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newContext, PHONE, DESKTOP, screenshot } from './support/browser.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+import { loginThroughUi } from './support/api.ts';
+import { apiCreatePost, apiUser, apiWholeFeed, cardIds, fixture, type SessionUser } from './support/posts.ts';
+
+/** Issue 4, points 10 and 12: the feed's cards, its infinite scroll and its states. */
+describe('feed', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let reader: SessionUser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    reader = await apiUser(server.url, 'reader');
+    // The seed has 30+ posts; a few more make sure the feed spans at least three pages of 20.
+    const poster = await apiUser(server.url, 'poster');
+    const image = fixture('photo-no-gps.jpg');
+    for (let i = 0; i < 12; i += 1) {
+      await apiCreatePost(server.url, poster.accessToken, { image, comment: `Extra cat ${i}` });
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  async function openFeed(
+    viewport: { width: number; height: number } = DESKTOP,
+    opts: { deviceScaleFactor?: number } = {},
+  ): Promise<Page> {
+    const context = await browser.newContext({ baseURL: server.url, viewport, ...opts });
+    const page = await context.newPage();
+    await loginThroughUi(page, reader.email, reader.password, { remember: true });
+    await page.goto('/feed');
+    await page.locator('article[data-post-id]').first().waitFor();
+    return page;
+  }
+
+  it('scrolls through every page without showing a post twice, even when someone posts meanwhile', async () => {
+    const expected = await apiWholeFeed(server.url, reader.accessToken);
+    expect(expected.length).toBeGreaterThanOrEqual(41);
+
+    const page = await openFeed(PHONE);
+    const feedRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/feed/')) feedRequests.push(r.url());
+    });
+    expect((await cardIds(page)).length).toBe(20);
+
+    // A new post after the first page was read must neither repeat nor push anything out.
+    const other = await apiUser(server.url, 'latecomer');
+    await apiCreatePost(server.url, other.accessToken, { comment: 'Posted while you scrolled' });
+
+    for (let i = 0; i < 40; i += 1) {
+      const ids = await cardIds(page);
+      if (
+        ids.length >= expected.length &&
+        (await page.getByText('You have seen every cat', { exact: false }).count())
+      )
+        break;
+      await page.locator('article[data-post-id]').last().scrollIntoViewIfNeeded();
+      await page.waitForTimeout(250);
+    }
+    const ids = await cardIds(page);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expected.map((p) => p._id));
+    expect(feedRequests.length).toBeGreaterThanOrEqual(2);
+    expect(feedRequests.every((url) => /cursor=/.test(url))).toBe(true);
+    await page.context().close();
+  });
+
+  it('renders cards with author, responsive image, placeholder, caption, likes and comments', async () => {
+    const author = await apiUser(server.url, 'author');
+    const post = await apiCreatePost(server.url, author.accessToken, {
+      image: fixture('photo-gps.jpg'),
+      comment: 'Sunbathing on the wall',
+      catName: 'Tigger',
+    });
+    // Phone at 3x: the browser must still not pick the 1600 px variant.
+    const page = await openFeed(PHONE, { deviceScaleFactor: 3 });
+    const card = page.locator(`article[data-post-id="${post._id}"]`);
+    await card.waitFor();
+    const profileLink = card.getByRole('link', { name: author.username });
+    expect(await profileLink.getAttribute('href')).toBe(`/profile/${author.userId}`);
+    expect(await card.locator('header svg, header img').count()).toBeGreaterThan(0);
+    await card.getByText('Sunbathing on the wall').waitFor();
+    await card.getByText('Tigger').waitFor();
+    expect(await card.getByRole('button', { name: /^Like/ }).getAttribute('aria-pressed')).toBe('false');
+    await card.getByRole('button', { name: /0 comments/ }).waitFor();
+
+    const img = card.locator('img.post-image__img');
+    expect(await img.getAttribute('width')).toBe(String(post.image.width));
+    expect(await img.getAttribute('height')).toBe(String(post.image.height));
+    expect(await img.getAttribute('srcset')).toMatch(/ 300w, .* 400w, .* 800w$/);
+    expect(await img.getAttribute('sizes')).toBeTruthy();
+    await expect
+      .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+      .toBe(true);
+    const chosen = await img.evaluate((el: HTMLImageElement) => el.currentSrc);
+    expect(chosen).toBe(new URL(post.image.variants['800']!, server.url).href);
+    await page.waitForTimeout(400);
+    await screenshot(page, 'feed-390');
+    await page.context().close();
+
+    const desktop = await openFeed(DESKTOP);
+    await desktop.waitForTimeout(500);
+    await screenshot(desktop, 'feed-1280');
+    const firstImg = desktop.locator('img.post-image__img').first();
+    await expect
+      .poll(() => firstImg.evaluate((el: HTMLImageElement) => el.currentSrc))
+      .toMatch(/\/800\.webp$/);
+    await desktop.context().close();
+  });
+
+  it('shows the thumbhash placeholder until the image arrives', async () => {
+    const context = await newContext(browser, server.url, DESKTOP);
+    const page = await context.newPage();
+    await loginThroughUi(page, reader.email, reader.password, { remember: true });
+    await page.route('**/media/**', () => {
+      /* never answered: the placeholder stays */
+    });
+    await page.goto('/feed');
+    const frame = page.locator('.post-image').first();
+    await frame.waitFor();
+    expect(await frame.evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(
+      /^url\("data:image\/png;base64,/,
+    );
+    const box = await frame.boundingBox();
+    expect(box!.height).toBeGreaterThan(100);
+    await context.close();
+  });
+
+  it("says 'Error: {message}' and \"Can't connect to server\" when the feed fails, and links to /spot when empty", async () => {
+    const context = await newContext(browser, server.url, DESKTOP);
+    const page = await context.newPage();
+    await loginThroughUi(page, reader.email, reader.password, { remember: true });
+
+    await page.route('**/api/feed/**', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Database is asleep' }),
+      }),
+    );
+    await page.goto('/feed');
+    await page.getByText('Error: Database is asleep').waitFor();
+    await page.getByText("Can't connect to server").waitFor();
+
+    await page.unroute('**/api/feed/**');
+    await page.route('**/api/feed/**', (route) => route.abort('connectionrefused'));
+    await page.reload();
+    await page.getByText('Error: No Server Response').waitFor();
+    await page.getByText("Can't connect to server").waitFor();
+
+    await page.unroute('**/api/feed/**');
+    await page.route('**/api/feed/**', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ posts: [], info: { next: null, nextCursor: null } }),
+      }),
+    );
+    await page.reload();
+    const link = page.getByRole('link', { name: 'Snap the first cat' });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe('/spot');
+    await context.close();
+  });
+});

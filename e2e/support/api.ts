@@ -1,0 +1,47 @@
+import { DEMO_EMAIL, DEMO_PASSWORD } from '@cats/contracts';
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
+
+export interface TestUser {
+  username: string;
+  email: string;
+  password: string;
+}
+
+export function newUser(prefix = 'e2e'): TestUser {
+  const id = randomBytes(4).toString('hex');
+  return { username: `${prefix}_${id}`, email: `${prefix}_${id}@example.com`, password: 'Whiskers123' };
+}
+
+/** Signs a user up through the API (the sign-up screen has its own test). */
+export async function signUp(baseUrl: string, user: TestUser = newUser()): Promise<TestUser> {
+  const res = await fetch(`${baseUrl}/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
+  return user;
+}
+
+export async function apiLogin(baseUrl: string, email: string, password: string): Promise<{ accessToken: string; userId: string }> {
+  const res = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { accessToken: string; userId: string };
+}
+
+/** Logs in through the login screen, as a person would. */
+export async function loginThroughUi(page: Page, email: string, password: string, opts: { remember?: boolean } = {}) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  if (opts.remember) await page.getByLabel('Remember me').check();
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+export const DEMO = { email: DEMO_EMAIL, password: DEMO_PASSWORD };

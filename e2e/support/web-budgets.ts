@@ -1,0 +1,292 @@
+/**
+ * Web budgets (issue 8, point 3), measured in Debian's Chromium against a running production build:
+ * JavaScript the landing page loads, where the map library loads, and Lighthouse scores. Used by
+ * e2e/budgets.e2e.ts and by `npm run bench` (bench/run.ts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_PATH } from './browser.ts';
+import { loginThroughUi } from './api.ts';
+
+/** A string only Leaflet's code contains: how a script is recognised as the map library. */
+const MAP_LIBRARY_MARKER = 'leaflet-zoom-anim';
+
+/** The same flags as launchBrowser() (shared/machine-notes.md), for Chromium started by chrome-launcher. */
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface ScriptLoad {
+  url: string;
+  bytes: number;
+  gzipBytes: number;
+  isMapLibrary: boolean;
+}
+
+/** Records every script a page loads (with its size gzipped at level 9, as `gzip -9` would send it). */
+export function recordScripts(page: Page): ScriptLoad[] {
+  const scripts: ScriptLoad[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    try {
+      const body = await response.body();
+      scripts.push({
+        url: new URL(response.url()).pathname,
+        bytes: body.length,
+        gzipBytes: gzipSync(body, { level: 9 }).length,
+        isMapLibrary: body.includes(MAP_LIBRARY_MARKER),
+      });
+    } catch {
+      /* the page navigated away before the body arrived */
+    }
+  });
+  return scripts;
+}
+
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+/** Total gzipped JavaScript of the landing page for a first-time visitor (empty cache), until network idle. */
+export async function landingJavaScript(
+  context: BrowserContext,
+): Promise<{ gzipKb: number; files: ScriptLoad[] }> {
+  const page = await context.newPage();
+  const scripts = recordScripts(page);
+  await page.goto('/', { waitUntil: 'networkidle' });
+  await page.close();
+  return { gzipKb: kb(scripts.reduce((sum, s) => sum + s.gzipBytes, 0)), files: scripts };
+}
+
+/**
+ * Visits the member screens in order, /explore last, in one signed-in context: the map library must
+ * not be among the scripts loaded before /explore, and must be loaded by it.
+ */
+export async function mapLibraryOnlyOnExplore(
+  context: BrowserContext,
+  user: { email: string; password: string },
+): Promise<{ ok: boolean; before: string[]; onExplore: boolean }> {
+  const page = await context.newPage();
+  const scripts = recordScripts(page);
+  await loginThroughUi(page, user.email, user.password, { remember: true });
+  for (const path of ['/', '/feed', '/spot', '/groups', '/profile/me', '/profile/settings', '/about']) {
+    await page.goto(path, { waitUntil: 'networkidle' });
+  }
+  const before = scripts.filter((s) => s.isMapLibrary).map((s) => s.url);
+  await page.goto('/explore', { waitUntil: 'networkidle' });
+  await page.locator('.leaflet-container').waitFor();
+  const onExplore = scripts.some((s) => s.isMapLibrary);
+  await page.close();
+  return { ok: before.length === 0 && onExplore, before, onExplore };
+}
+
+export interface LighthouseScores {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  cls: number;
+  lcpMs: number;
+  tbtMs: number;
+  /**
+   * Lighthouse's measure of this machine's CPU speed (typical laptops 1,000-2,000 and more). Its
+   * simulated phone multiplies measured main-thread time by 4 whatever this is, so a slow or busy
+   * machine scores worse for the same page.
+   */
+  benchmarkIndex: number;
+  /** Audits that lost points, for the record. */
+  failing: string[];
+}
+
+interface LighthouseBrowser {
+  port: number;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Chromium started by chrome-launcher (for Lighthouse), with Playwright attached to the same browser. */
+export async function launchLighthouseBrowser(): Promise<LighthouseBrowser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'cats-lighthouse-'));
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROME_FLAGS,
+    userDataDir,
+    logLevel: 'silent',
+  });
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  return {
+    port: chrome.port,
+    browser,
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      chrome.kill();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One Lighthouse run (its default mobile settings: Moto G Power screen, simulated slow 4G and 4x CPU
+ * slowdown). `keepSession` keeps cookies and local storage, so a signed-in person's page is measured;
+ * the HTTP cache is emptied before every run either way, so each is a cold load.
+ */
+export async function runLighthouse(
+  lh: LighthouseBrowser,
+  url: string,
+  opts: { keepSession: boolean },
+): Promise<LighthouseScores> {
+  // A trace that fails to record (NO_NAVSTART, NO_FCP on a starved machine) is Lighthouse's problem,
+  // not the page's: try again, up to three times.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await lighthouseOnce(lh, url, opts);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof LighthouseRuntimeError)) throw err;
+    }
+  }
+}
+
+class LighthouseRuntimeError extends Error {}
+
+async function lighthouseOnce(
+  lh: LighthouseBrowser,
+  url: string,
+  opts: { keepSession: boolean },
+): Promise<LighthouseScores> {
+  const context = lh.browser.contexts()[0]!;
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+  // Lighthouse opens its own tab; any other open tab could keep it in the background (no paint).
+  for (const open of context.pages()) await open.close();
+  const result = await lighthouse(url, {
+    port: lh.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices'],
+    disableStorageReset: opts.keepSession,
+  });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  const failing: string[] = [];
+  for (const [categoryId, category] of Object.entries(lhr.categories)) {
+    for (const ref of category.auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || ref.weight === 0 || audit.score === null || audit.score >= 0.9) continue;
+      failing.push(`${categoryId}/${ref.id} (${audit.displayValue ?? audit.score}): ${audit.title}`);
+    }
+  }
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    cls: Math.round(numeric('cumulative-layout-shift') * 1000) / 1000,
+    lcpMs: Math.round(numeric('largest-contentful-paint')),
+    tbtMs: Math.round(numeric('total-blocking-time')),
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+    failing,
+  };
+}
+
+/** Of several runs, the one with the median performance score (Lighthouse varies from run to run). */
+function medianRun(runs: LighthouseScores[]): LighthouseScores {
+  const sorted = [...runs].sort((a, b) => a.performance - b.performance);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+export const LIGHTHOUSE_PAGES = ['/feed', '/explore', '/', '/login'] as const;
+
+/**
+ * Lighthouse on /feed and /explore signed in (with 'Remember me', so the page restores the session
+ * from the refresh cookie as a returning visitor's would), then / and /login as a first-time visitor.
+ */
+export async function lighthouseAll(
+  baseUrl: string,
+  user: { email: string; password: string },
+  opts: { runs?: number; log?: (line: string) => void } = {},
+): Promise<Record<string, LighthouseScores>> {
+  const lh = await launchLighthouseBrowser();
+  try {
+    const context = lh.browser.contexts()[0]!;
+    const page = context.pages()[0] ?? (await context.newPage());
+    // This context has no baseURL (it is the browser's own): log in with absolute addresses.
+    await page.goto(`${baseUrl}/login`);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByLabel('Remember me').check();
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    const scores: Record<string, LighthouseScores> = {};
+    for (const path of LIGHTHOUSE_PAGES) {
+      const signedIn = path === '/feed' || path === '/explore';
+      const runs: LighthouseScores[] = [];
+      for (let i = 0; i < (opts.runs ?? 1); i += 1) {
+        runs.push(await runLighthouse(lh, `${baseUrl}${path}`, { keepSession: signedIn }));
+      }
+      scores[path] = medianRun(runs);
+      const s = scores[path];
+      opts.log?.(
+        `lighthouse ${path}: performance ${s.performance}, accessibility ${s.accessibility}, best practices ` +
+          `${s.bestPractices}, LCP ${s.lcpMs} ms, TBT ${s.tbtMs} ms, CLS ${s.cls}, benchmark index ${s.benchmarkIndex}` +
+          (s.failing.length ? `\n    ${s.failing.join('\n    ')}` : ''),
+      );
+    }
+    return scores;
+  } finally {
+    await lh.close();
+  }
+}
+
+export interface WebMeasurement {
+  landingJsGzipKb: number;
+  landingJsFiles: string[];
+  mapLibraryOnlyOnExplore: boolean;
+  lighthouse: Record<string, Omit<LighthouseScores, 'failing'> & { failing?: string[] }>;
+}
+
+/** Everything `npm run bench` reports about the web app. */
+export async function measureWeb(opts: {
+  baseUrl: string;
+  login: { email: string; password: string };
+  log?: (line: string) => void;
+  lighthouseRuns?: number;
+}): Promise<WebMeasurement> {
+  const log = opts.log ?? (() => undefined);
+  const lh = await launchLighthouseBrowser();
+  let landing;
+  let map;
+  try {
+    const fresh = await lh.browser.newContext({ baseURL: opts.baseUrl });
+    landing = await landingJavaScript(fresh);
+    await fresh.close();
+    log(`landing page JavaScript: ${landing.gzipKb} KB gzipped in ${landing.files.length} files`);
+    const member = await lh.browser.newContext({ baseURL: opts.baseUrl });
+    map = await mapLibraryOnlyOnExplore(member, opts.login);
+    await member.close();
+    log(
+      `map library only on /explore: ${map.ok ? 'yes' : `no (before: ${map.before.join(', ')}; on explore: ${map.onExplore})`}`,
+    );
+  } finally {
+    await lh.close();
+  }
+  const lighthouse = await lighthouseAll(opts.baseUrl, opts.login, { runs: opts.lighthouseRuns ?? 1, log });
+  return {
+    landingJsGzipKb: landing.gzipKb,
+    landingJsFiles: landing.files.map((f) => `${f.url} (${kb(f.gzipBytes)} KB)`),
+    mapLibraryOnlyOnExplore: map.ok,
+    lighthouse,
+  };
+}
