@@ -1,0 +1,139 @@
+/**
+ * The short benchmark for CI (`npm run bench:ci` runs it, then the bundle-size and axe checks): the
+ * `ci` profile (5,000 posts, every load three times for 3 s, the median run counts), compared with
+ * bench/baseline.json. It fails on errors, or when a figure is more than 50 % worse than its baseline
+ * AND past a generous absolute floor: two cores shared with other work make single figures noisy, and
+ * the floors keep noise on already-fast figures from failing the build.
+ *
+ *   npx tsx bench/ci.ts                   compare (PGlite; PostgreSQL with DATABASE_URL)
+ *   npx tsx bench/ci.ts --write-baseline  record this machine's figures as the new baseline
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROFILES, runBench } from './run.ts';
+import { ROOT } from './support/paths.ts';
+import type { DatabaseKind, RunResult } from './support/report.ts';
+
+const BASELINE = join(ROOT, 'bench', 'baseline.json');
+/** "More than 50 % worse": latency, time and memory 1.5 x higher, throughput below half. */
+const TOLERANCE = 0.5;
+
+interface Metric {
+  name: string;
+  better: 'lower' | 'higher';
+  /** A regression only counts past this value (lower-is-better) or below it (higher-is-better). */
+  floor: number;
+  unit: string;
+  read: (r: RunResult) => number;
+}
+
+/**
+ * Latency as p90: in 3-second runs on PGlite a p99 is a handful of requests stuck behind start-up
+ * queues (docs/performance.md), too noisy to compare; the p90 moves when the work per request does.
+ */
+export const METRICS: Metric[] = [
+  { name: 'health req/s', better: 'higher', floor: 200, unit: 'req/s', read: (r) => r.http.health.rps },
+  {
+    name: 'feed page 1 req/s',
+    better: 'higher',
+    floor: 40,
+    unit: 'req/s',
+    read: (r) => r.http.feedPage1.rps,
+  },
+  { name: 'feed page 1 p90', better: 'lower', floor: 600, unit: 'ms', read: (r) => r.http.feedPage1.p90Ms },
+  {
+    name: 'feed page 200 p90',
+    better: 'lower',
+    floor: 800,
+    unit: 'ms',
+    read: (r) => r.http.feedPage200.p90Ms,
+  },
+  {
+    name: 'feed page 200 (cursor) p90',
+    better: 'lower',
+    floor: 600,
+    unit: 'ms',
+    read: (r) => r.http.feedPage200Cursor.p90Ms,
+  },
+  { name: 'explore p90', better: 'lower', floor: 800, unit: 'ms', read: (r) => r.http.explore.p90Ms },
+  { name: 'like p90', better: 'lower', floor: 600, unit: 'ms', read: (r) => r.http.likes.p90Ms },
+  { name: 'comment p90', better: 'lower', floor: 600, unit: 'ms', read: (r) => r.http.comments.p90Ms },
+  { name: 'upload median', better: 'lower', floor: 1500, unit: 'ms', read: (r) => r.uploads.singleMedianMs },
+  {
+    name: 'upload peak RSS',
+    better: 'lower',
+    floor: 700,
+    unit: 'MB',
+    read: (r) => r.uploads.concurrent.peakRssMb,
+  },
+  { name: 'idle RSS', better: 'lower', floor: 600, unit: 'MB', read: (r) => r.rss.idleMb },
+];
+
+type Baseline = Partial<
+  Record<DatabaseKind, { recorded: string; machine: string; figures: Record<string, number> }>
+>;
+
+export function compare(
+  result: RunResult,
+  baseline: Record<string, number>,
+): { lines: string[]; failures: string[] } {
+  const lines: string[] = [];
+  const failures: string[] = [];
+  for (const m of METRICS) {
+    const value = m.read(result);
+    const base = baseline[m.name];
+    let verdict = 'ok';
+    if (base === undefined) verdict = 'no baseline';
+    else if (m.better === 'lower' && value > base * (1 + TOLERANCE) && value > m.floor)
+      verdict = 'REGRESSION';
+    else if (m.better === 'higher' && value < base * (1 - TOLERANCE) && value < m.floor)
+      verdict = 'REGRESSION';
+    const line = `${verdict.padEnd(11)} ${m.name}: ${value} ${m.unit} (baseline ${base ?? '—'}, floor ${m.floor})`;
+    lines.push(line);
+    if (verdict === 'REGRESSION') failures.push(line);
+  }
+  const errors = result.checks.find((c) => c.id === 'errors');
+  if (errors && errors.value !== 0) failures.push(`errors: ${errors.value} failed or non-2xx requests`);
+  if (!result.page200Consistent) failures.push('page 200 by number and by cursor list different posts');
+  return { lines, failures };
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { 'write-baseline': { type: 'boolean', default: false } } });
+  const result = await runBench({
+    profile: PROFILES.ci!,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    web: false,
+    logLevel: 'info',
+  });
+  const kind = result.database.kind;
+  const figures = Object.fromEntries(METRICS.map((m) => [m.name, m.read(result)]));
+  const baseline: Baseline = existsSync(BASELINE)
+    ? (JSON.parse(readFileSync(BASELINE, 'utf8')) as Baseline)
+    : {};
+  if (values['write-baseline']) {
+    baseline[kind] = {
+      recorded: result.date,
+      machine: `${result.machine.cpu}, ${result.machine.cores} cores, load ${result.machine.loadAverageAtStart.join(' / ')}`,
+      figures,
+    };
+    writeFileSync(BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
+    console.log(`\nrecorded the ${kind} baseline in ${BASELINE}:`, figures);
+    return;
+  }
+  const base = baseline[kind];
+  if (!base)
+    throw new Error(`bench/baseline.json has no ${kind} figures: run npx tsx bench/ci.ts --write-baseline`);
+  const { lines, failures } = compare(result, base.figures);
+  console.log(`\nbench:ci on ${kind}, against the baseline of ${base.recorded} (${base.machine}):`);
+  for (const line of lines) console.log(`  ${line}`);
+  if (failures.length > 0) {
+    console.error(`\nbench:ci FAILED:\n  ${failures.join('\n  ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log(`\nbench:ci passed in ${result.durationS} s`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,362 @@
+/** The measurements of issue 8, point 2, against a running server. */
+import { readFileSync } from 'node:fs';
+import {
+  MAP_DEFAULT_CENTER,
+  MAP_DEFAULT_ZOOM,
+  type ExploreResponse,
+  type MapViewport,
+  type PagedPostsResponse,
+} from '@cats/contracts';
+import { toViewport } from '../../apps/web/src/features/explore/lib/viewport.ts';
+import { BENCH_PASSWORD, benchEmail } from './dataset.ts';
+import { measure, pick, request, startLoad, type LoadFigures } from './load.ts';
+import { rssMb, sampleRss } from './server.ts';
+
+export interface Viewer {
+  n: number;
+  userId: string;
+  token: string;
+  /** Posts on this viewer's first feed pages: what likes and comments go to. */
+  postIds: string[];
+  /** This viewer's keyset cursor for page 200 (info.nextCursor of page 199). */
+  cursor200: string;
+}
+
+export interface LoadPlan {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  /** Each load figure is the median (by p99) of this many runs. */
+  repeats: number;
+}
+
+const auth = (v: Viewer) => ({ authorization: `Bearer ${v.token}` });
+
+async function getJson<T>(url: string, headers: Record<string, string>): Promise<T> {
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Logs bench users 1..count in through the API and collects what the write tests need. */
+export async function prepareViewers(baseUrl: string, count: number, feedPages: number): Promise<Viewer[]> {
+  const viewers: Viewer[] = [];
+  for (let n = 1; n <= count; n += 1) {
+    const res = await fetch(`${baseUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: benchEmail(n), password: BENCH_PASSWORD }),
+    });
+    if (!res.ok) throw new Error(`login of bench user ${n}: ${res.status} ${await res.text()}`);
+    const { accessToken, userId } = (await res.json()) as { accessToken: string; userId: string };
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const postIds: string[] = [];
+    for (let page = 1; page <= feedPages; page += 1) {
+      const body = await getJson<PagedPostsResponse>(`${baseUrl}/api/feed/${page}`, headers);
+      postIds.push(...body.posts.map((p) => p._id));
+    }
+    const page199 = await getJson<PagedPostsResponse>(`${baseUrl}/api/feed/199`, headers);
+    if (!page199.info.nextCursor) throw new Error('the dataset has fewer than 200 feed pages');
+    viewers.push({ n, userId, token: accessToken, postIds, cursor200: page199.info.nextCursor });
+  }
+  return viewers;
+}
+
+/** Page 200 by number and by cursor must list the same posts, or the two figures measure different things. */
+export async function checkPage200(baseUrl: string, viewer: Viewer): Promise<boolean> {
+  const byNumber = await getJson<PagedPostsResponse>(`${baseUrl}/api/feed/200`, auth(viewer));
+  const byCursor = await getJson<PagedPostsResponse>(
+    `${baseUrl}/api/feed/200?cursor=${encodeURIComponent(viewer.cursor200)}`,
+    auth(viewer),
+  );
+  return (
+    byNumber.posts.length > 0 &&
+    JSON.stringify(byNumber.posts.map((p) => p._id)) === JSON.stringify(byCursor.posts.map((p) => p._id))
+  );
+}
+
+/** Web Mercator: the bounds of a map of width x height pixels centred on a point. */
+function boundsAround(lat: number, lng: number, zoom: number, width: number, height: number) {
+  const world = 256 * 2 ** zoom;
+  const toY = (la: number) => {
+    const s = Math.sin((la * Math.PI) / 180);
+    return 0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI);
+  };
+  const toLat = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
+  const y = toY(lat);
+  const halfW = (width / 2 / world) * 360;
+  const halfH = height / 2 / world;
+  return {
+    getWest: () => lng - halfW,
+    getEast: () => lng + halfW,
+    getNorth: () => toLat(y - halfH),
+    getSouth: () => toLat(y + halfH),
+  };
+}
+
+/**
+ * The default view of /explore on a 1280 x 800 screen (the same screen as bench/explore-bench.ts),
+ * padded exactly as the web client pads it (features/explore/lib/viewport.ts).
+ */
+export function defaultExploreViewport(): MapViewport {
+  return toViewport(
+    boundsAround(MAP_DEFAULT_CENTER.lat, MAP_DEFAULT_CENTER.lng, MAP_DEFAULT_ZOOM, 1280, 800),
+    MAP_DEFAULT_ZOOM,
+  );
+}
+
+export const explorePath = (v: MapViewport) =>
+  `/api/explore?${new URLSearchParams(Object.entries(v).map(([k, val]) => [k, String(val)]))}`;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+/**
+ * Waits until the previous load has drained (requests still queued in the server would otherwise be
+ * charged to the next measurement): /api/health must answer in under 50 ms, or 5 s pass.
+ */
+export async function settle(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  await new Promise((r) => setTimeout(r, 300));
+  while (Date.now() < deadline) {
+    const started = performance.now();
+    await fetch(`${baseUrl}/api/health`).catch(() => undefined);
+    if (performance.now() - started < 50) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Runs a load `repeats` times and keeps the run with the median p90 (all runs' p99 are kept too). */
+async function measureMedian(
+  baseUrl: string,
+  plan: LoadPlan,
+  requests: Parameters<typeof request>[],
+): Promise<LoadFigures & { p99Runs: number[] }> {
+  const runs: LoadFigures[] = [];
+  for (let i = 0; i < plan.repeats; i += 1) {
+    await settle(baseUrl);
+    runs.push(
+      await measure({
+        url: baseUrl,
+        connections: plan.connections,
+        durationS: plan.durationS,
+        warmupS: i === 0 ? plan.warmupS : 0,
+        requests: requests.map((r) => request(...r)),
+      }),
+    );
+  }
+  const p90s = runs.map((r) => r.p90Ms);
+  const chosen = runs.find((r) => r.p90Ms === median(p90s))!;
+  return { ...chosen, errors: runs.reduce((sum, r) => sum + r.errors, 0), p99Runs: runs.map((r) => r.p99Ms) };
+}
+
+export interface HttpFigures {
+  health: LoadFigures;
+  feedPage1: LoadFigures;
+  /** Feed page 1 at 10 connections: where the latency knee is (docs/performance.md). */
+  feedPage1At10: LoadFigures;
+  feedPage200: LoadFigures;
+  feedPage200Cursor: LoadFigures;
+  explore: LoadFigures & { payloadBytes: number; posts: number; clusters: number };
+  likes: LoadFigures;
+  comments: LoadFigures;
+}
+
+export async function measureHttp(
+  baseUrl: string,
+  viewers: Viewer[],
+  plan: LoadPlan,
+  log: (line: string) => void,
+): Promise<HttpFigures> {
+  const anyViewer = () => pick(viewers);
+  const show = (name: string, f: LoadFigures) =>
+    log(
+      `${name.padEnd(22)} ${String(f.rps).padStart(6)} req/s  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  errors ${f.errors}`,
+    );
+
+  const health = await measureMedian(baseUrl, plan, [['GET', () => '/api/health', () => ({})]]);
+  show('health', health);
+
+  let current = viewers[0]!;
+  const feed = (path: (v: Viewer) => string): Parameters<typeof request> => [
+    'GET',
+    () => {
+      current = anyViewer();
+      return path(current);
+    },
+    () => auth(current),
+  ];
+  const feedPage1 = await measureMedian(baseUrl, plan, [feed(() => '/api/feed/1')]);
+  show('feed page 1', feedPage1);
+  const feedPage1At10 = await measureMedian(baseUrl, { ...plan, connections: 10 }, [
+    feed(() => '/api/feed/1'),
+  ]);
+  show('feed page 1 (10 conn.)', feedPage1At10);
+  const feedPage200 = await measureMedian(baseUrl, plan, [feed(() => '/api/feed/200')]);
+  show('feed page 200', feedPage200);
+  const feedPage200Cursor = await measureMedian(baseUrl, plan, [
+    feed((v) => `/api/feed/200?cursor=${encodeURIComponent(v.cursor200)}`),
+  ]);
+  show('feed page 200 (cursor)', feedPage200Cursor);
+
+  const viewport = defaultExploreViewport();
+  const sample = await fetch(`${baseUrl}${explorePath(viewport)}`, { headers: auth(viewers[0]!) });
+  const sampleBody = await sample.text();
+  const parsed = JSON.parse(sampleBody) as ExploreResponse;
+  const exploreLoad = await measureMedian(baseUrl, plan, [feed(() => explorePath(viewport))]);
+  const explore = {
+    ...exploreLoad,
+    payloadBytes: Buffer.byteLength(sampleBody),
+    posts: parsed.posts.length,
+    clusters: parsed.clusters?.length ?? 0,
+  };
+  show('explore default view', explore);
+  log(
+    `  payload ${(explore.payloadBytes / 1024).toFixed(1)} KB: ${explore.posts} posts, ${explore.clusters} clusters`,
+  );
+
+  const write = (
+    method: string,
+    path: (v: Viewer, postId: string) => string,
+    body: () => string,
+  ): Parameters<typeof request> => [
+    method,
+    () => {
+      current = anyViewer();
+      return path(current, pick(current.postIds));
+    },
+    () => auth(current),
+    body,
+  ];
+  const likes = await measureMedian(baseUrl, plan, [
+    write(
+      'PUT',
+      (_v, id) => `/api/posts/likePost/${id}`,
+      () => '{}',
+    ),
+  ]);
+  show('like (toggle)', likes);
+  let seq = 0;
+  const comments = await measureMedian(baseUrl, plan, [
+    write(
+      'POST',
+      (_v, id) => `/api/posts/createComment/${id}`,
+      () => JSON.stringify({ newComment: `Benchmark comment ${(seq += 1)}: what a lovely cat` }),
+    ),
+  ]);
+  show('comment', comments);
+  return { health, feedPage1, feedPage1At10, feedPage200, feedPage200Cursor, explore, likes, comments };
+}
+
+async function upload(baseUrl: string, viewer: Viewer, path: string, i: number): Promise<number> {
+  const form = new FormData();
+  form.set('file', new Blob([readFileSync(path)], { type: 'image/jpeg' }), `photo-${i}.jpg`);
+  form.set('catName', 'Bench');
+  form.set('comment', `Benchmark upload ${i}`);
+  form.set('showLocation', 'true');
+  const started = performance.now();
+  const res = await fetch(`${baseUrl}/api/posts/createPost`, {
+    method: 'POST',
+    headers: auth(viewer),
+    body: form,
+  });
+  const body = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 201) throw new Error(`upload ${i}: ${res.status} ${body}`);
+  return Math.round(ms);
+}
+
+export interface UploadFigures {
+  singleMs: number[];
+  singleMedianMs: number;
+  concurrent: {
+    rounds: number;
+    perRound: number;
+    uploadMs: number[];
+    wallMs: number[];
+    peakRssMb: number;
+    feedDuring: LoadFigures;
+  };
+}
+
+/**
+ * One 12 MP upload at a time (the median of `single`), then `rounds` bursts of 8 at once while
+ * `feedConnections` readers load feed page 1, sampling the server's RSS every 50 ms.
+ */
+export async function measureUploads(
+  baseUrl: string,
+  pid: number,
+  viewers: Viewer[],
+  files: string[],
+  opts: { single: number; rounds: number; perRound: number; feedConnections: number },
+  log: (line: string) => void,
+): Promise<UploadFigures> {
+  let next = 0;
+  const file = () => {
+    const path = files[next];
+    if (!path) throw new Error('not enough distinct upload files');
+    return { path, i: (next += 1) };
+  };
+  // One warm-up upload: the first one loads libvips' code and allocates its pools.
+  {
+    const f = file();
+    await upload(baseUrl, viewers[0]!, f.path, f.i);
+  }
+  const singleMs: number[] = [];
+  for (let k = 0; k < opts.single; k += 1) {
+    const f = file();
+    singleMs.push(await upload(baseUrl, viewers[k % viewers.length]!, f.path, f.i));
+  }
+  const singleMedianMs = median(singleMs);
+  log(`upload 12 MP (one at a time): ${singleMs.join(', ')} ms, median ${singleMedianMs} ms`);
+
+  let current = viewers[0]!;
+  const readers = startLoad({
+    url: baseUrl,
+    connections: opts.feedConnections,
+    requests: [
+      request(
+        'GET',
+        () => {
+          current = pick(viewers);
+          return '/api/feed/1';
+        },
+        () => auth(current),
+      ),
+    ],
+  });
+  await new Promise((r) => setTimeout(r, 1000));
+  const rss = sampleRss(pid, 50);
+  const uploadMs: number[] = [];
+  const wallMs: number[] = [];
+  for (let round = 0; round < opts.rounds; round += 1) {
+    const burst = Array.from({ length: opts.perRound }, () => file());
+    const started = performance.now();
+    uploadMs.push(
+      ...(await Promise.all(burst.map((f, k) => upload(baseUrl, viewers[k % viewers.length]!, f.path, f.i)))),
+    );
+    wallMs.push(Math.round(performance.now() - started));
+  }
+  const { peakMb } = rss.stop();
+  const feedDuring = await readers.stop();
+  log(
+    `${opts.rounds} x ${opts.perRound} concurrent uploads: wall ${wallMs.join(', ')} ms, peak RSS ${peakMb} MB, ` +
+      `feed p99 meanwhile ${feedDuring.p99Ms} ms (${feedDuring.rps} req/s, errors ${feedDuring.errors})`,
+  );
+  return {
+    singleMs,
+    singleMedianMs,
+    concurrent: {
+      rounds: opts.rounds,
+      perRound: opts.perRound,
+      uploadMs,
+      wallMs,
+      peakRssMb: peakMb,
+      feedDuring,
+    },
+  };
+}
+
+export { rssMb };

@@ -1,0 +1,119 @@
+/** The production build as a child process, as an operator runs it, plus memory readings of it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from './paths.ts';
+
+export const SERVER_ENTRY = join(ROOT, 'apps', 'server', 'dist', 'server.js');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Resident set size of a process in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the peak and all samples. */
+export function sampleRss(pid: number, everyMs = 100): { stop(): { peakMb: number; samples: number[] } } {
+  const samples: number[] = [];
+  const take = () => {
+    try {
+      samples.push(rssMb(pid));
+    } catch {
+      /* process gone */
+    }
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return { peakMb: Math.max(...samples), samples };
+    },
+  };
+}
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+/** Starts apps/server/dist/server.js with the given environment and waits until /api/health answers. */
+export async function startBenchServer(
+  env: Record<string, string>,
+  logFile: string,
+  /** Extra node arguments (experiments: --cpu-prof, V8 flags). */
+  nodeArgs: string[] = [],
+): Promise<BenchServer> {
+  const port = await freePort();
+  const log = openSync(logFile, 'a');
+  const started = Date.now();
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
+    // Straight to a file: the bench process spends no CPU relaying the server's log.
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `server exited with ${child.exitCode}; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-3000)}`,
+      );
+    }
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy; see ${logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    startMs: Date.now() - started,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
