@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO_DISABLED_MESSAGE, GROUP_MESSAGES, type GroupMapResponse, type Post } from '@cats/contracts';
+import {
+  ANONYMISED_USERNAME,
+  DEMO_DISABLED_MESSAGE,
+  GROUP_MESSAGES,
+  type GroupMapResponse,
+  type Post,
+} from '@cats/contracts';
 import { launchBrowser, newContext, DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { ROOT, startServer, type RunningServer } from './support/server.ts';
 import { DEMO, loginThroughUi } from './support/api.ts';
@@ -234,7 +240,21 @@ describe('groups', () => {
     await page.getByLabel('Group code').fill('Anything#1234');
     await page.getByRole('button', { name: 'Request to join group' }).click();
     expect(await modalText(page)).toBe(DEMO_DISABLED_MESSAGE);
-    await page.getByText('You are not in any group yet.').waitFor();
+
+    // The seeded sample group shows what a group looks like, members anonymised for the demo.
+    await page.getByRole('link', { name: /Calle Luna Cats\s*Member/ }).click();
+    await page.getByRole('heading', { name: 'Calle Luna Cats', level: 1 }).waitFor();
+    await page.locator('article[data-post-id]').first().waitFor();
+    expect(await page.getByText(ANONYMISED_USERNAME).count()).toBeGreaterThan(0);
+    await screenshot(page, 'groups-demo-390');
+    await page.getByRole('button', { name: 'Leave group' }).click();
+    await page
+      .getByRole('dialog', { name: /^Leave Calle Luna Cats/ })
+      .getByRole('button', { name: 'Leave group' })
+      .click();
+    expect(await modalText(page)).toBe(DEMO_DISABLED_MESSAGE);
+    await page.goto('/groups');
+    await page.getByRole('link', { name: /Calle Luna Cats\s*Member/ }).waitFor();
   });
 
   it('a group page for a non-member or a malformed id says the group was not found', async () => {

@@ -196,3 +196,21 @@ export const SAMPLE_COMMENTS: readonly SampleComment[] = SAMPLE_POSTS.flatMap((p
 export function sampleLikers(postIndex: number, author: number): number[] {
   return [1, 2, 3, 4, 5, 6].filter((u) => u !== author && (postIndex * 7 + u * 3) % 5 < 3 - (postIndex % 3));
 }
+
+/**
+ * A friend group the demo account belongs to, so visitors see what groups look like: luna_lover owns
+ * it, two neighbours and the demo account are members, tom.tabby waits for an answer, and the members'
+ * pictures are shared with it (some with the public location switch off: members still see those on
+ * the group's map, exactly, as the Groups screen's notice says).
+ */
+export const SAMPLE_GROUP = {
+  id: '5eed0000-0000-4000-8000-00000000d001',
+  name: 'Calle Luna Cats',
+  owner: 1,
+  members: [2, 3],
+  pending: [4],
+} as const;
+
+export const SAMPLE_GROUP_POSTS: readonly SamplePost[] = SAMPLE_POSTS.filter(
+  (p) => p.author === SAMPLE_GROUP.owner || (SAMPLE_GROUP.members as readonly number[]).includes(p.author),
+);

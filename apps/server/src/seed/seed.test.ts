@@ -6,6 +6,9 @@ import {
   DEMO_USER_ID,
   IMAGE_WIDTHS,
   MAP_DEFAULT_CENTER,
+  type GroupDetail,
+  type GroupMapResponse,
+  type GroupsResponse,
   type PagedPostsResponse,
 } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../test/build-app.ts';
@@ -13,7 +16,14 @@ import { authHeader } from '../../test/factories.ts';
 import { comments, likes, posts, users } from '../db/schema/index.ts';
 import { variantKey } from '../media/urls.ts';
 import { seed } from './seed.ts';
-import { SAMPLE_PASSWORD, SAMPLE_USERS } from './sample-content.ts';
+import {
+  SAMPLE_GROUP,
+  SAMPLE_GROUP_POSTS,
+  SAMPLE_PASSWORD,
+  SAMPLE_POSTS,
+  SAMPLE_USERS,
+  samplePostCoordinates,
+} from './sample-content.ts';
 
 let t: TestApp;
 let firstSeedMs = 0;
@@ -104,6 +114,47 @@ describe('sample content seed', () => {
     const exactOwner = SAMPLE_USERS.find((u) => u.exactPublicLocation)!.id;
     for (const p of located)
       expect(p.locationPrecision).toBe(p.user._id === exactOwner ? 'exact' : 'approximate');
+  });
+
+  it('puts the demo user in a sample group with shared pictures and exact member locations', async () => {
+    const headers = await authHeader(t.app, DEMO_USER_ID);
+    const mine = (await t.app.inject({ url: '/api/groups', headers })).json() as GroupsResponse;
+    expect(mine).toEqual({
+      ownedGroups: [],
+      memberGroups: [{ _id: SAMPLE_GROUP.id, groupName: SAMPLE_GROUP.name }],
+    });
+
+    const detail = (
+      await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}`, headers })
+    ).json() as GroupDetail;
+    expect(detail.code).toMatch(/^CalleLunaCats#\d{4}$/);
+    expect(detail.role).toBe('member');
+    expect(detail.members.map((m) => m.role)).toEqual(['owner', 'member', 'member', 'member']);
+    expect(detail.members.map((m) => m.user._id)).toContain(DEMO_USER_ID);
+    // Pending requests are the owner's business.
+    expect(detail.pendingRequests).toBeUndefined();
+    const owner = await authHeader(t.app, SAMPLE_USERS[SAMPLE_GROUP.owner - 1]!.id);
+    const asOwner = (
+      await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}`, headers: owner })
+    ).json() as GroupDetail;
+    expect(asOwner.pendingRequests).toHaveLength(SAMPLE_GROUP.pending.length);
+
+    const feed = (
+      await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}/posts`, headers })
+    ).json() as PagedPostsResponse;
+    expect(feed.posts.length).toBeGreaterThan(0);
+    expect(SAMPLE_GROUP_POSTS.map((p) => p.id)).toEqual(expect.arrayContaining(feed.posts.map((p) => p._id)));
+
+    // A picture whose public location is off still shows on the group's map, at its exact spot.
+    const hidden = SAMPLE_GROUP_POSTS.find((p) => p.place !== null && !p.showLocation)!;
+    const spot = samplePostCoordinates(hidden, SAMPLE_POSTS.indexOf(hidden))!;
+    const map = (
+      await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}/map`, headers })
+    ).json() as GroupMapResponse;
+    const onMap = map.posts.find((p) => p._id === hidden.id)!;
+    expect(onMap.locationPrecision).toBe('exact');
+    expect(onMap.latitude).toBeCloseTo(spot.latitude, 4);
+    expect(onMap.longitude).toBeCloseTo(spot.longitude, 4);
   });
 
   it('sample users log in with the documented password', async () => {

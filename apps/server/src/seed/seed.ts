@@ -11,13 +11,25 @@ import { inArray } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { Database } from '../db/client.ts';
-import { comments, likes, posts, users } from '../db/schema/index.ts';
+import {
+  comments,
+  groupMembers,
+  groups,
+  joinRequests,
+  likes,
+  postGroups,
+  posts,
+  users,
+} from '../db/schema/index.ts';
+import { generateCode } from '../modules/groups/groups.service.ts';
 import { readGps, storeImageVariants } from '../media/image-pipeline.ts';
 import type { MediaStorage } from '../media/storage.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { catArtFor, catFaceSvg, catSvg, phoneExif } from './cat-art.ts';
 import {
   SAMPLE_COMMENTS,
+  SAMPLE_GROUP,
+  SAMPLE_GROUP_POSTS,
   SAMPLE_PASSWORD,
   SAMPLE_POSTS,
   SAMPLE_USERS,
@@ -150,12 +162,41 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
     sampleLikers(i, post.author).map((u) => ({ postId: post.id, userId: SAMPLE_USERS[u - 1]!.id })),
   );
 
+  const sampleUserId = (n: number) => SAMPLE_USERS[n - 1]!.id;
+  const groupRow = {
+    id: SAMPLE_GROUP.id,
+    name: SAMPLE_GROUP.name,
+    code: generateCode(SAMPLE_GROUP.name),
+    ownerId: sampleUserId(SAMPLE_GROUP.owner),
+  };
+  const memberRows = [
+    { groupId: SAMPLE_GROUP.id, userId: sampleUserId(SAMPLE_GROUP.owner), role: 'owner' as const },
+    ...[...SAMPLE_GROUP.members.map(sampleUserId), DEMO_USER_ID].map((id) => ({
+      groupId: SAMPLE_GROUP.id,
+      userId: id,
+      role: 'member' as const,
+    })),
+  ];
+  const requestRows = SAMPLE_GROUP.pending.map((n) => ({
+    groupId: SAMPLE_GROUP.id,
+    userId: sampleUserId(n),
+  }));
+  const sharedRows = SAMPLE_GROUP_POSTS.map((p) => ({
+    postId: p.id,
+    groupId: SAMPLE_GROUP.id,
+    sharedAt: new Date(now - p.hoursAgo * HOUR),
+  }));
+
   try {
     await db.transaction(async (tx) => {
       await tx.insert(users).values(userRows);
       await tx.insert(posts).values(postRows);
       await tx.insert(comments).values(commentRows);
       await tx.insert(likes).values(likeRows);
+      await tx.insert(groups).values(groupRow);
+      await tx.insert(groupMembers).values(memberRows);
+      await tx.insert(joinRequests).values(requestRows);
+      await tx.insert(postGroups).values(sharedRows);
     });
   } catch (err) {
     // E.g. someone registered a sample username before the first seed: the app still starts, without
@@ -169,6 +210,7 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
       posts: postRows.length,
       comments: commentRows.length,
       likes: likeRows.length,
+      groupPosts: sharedRows.length,
       ms: Date.now() - started,
     },
     'seeded sample content',
