@@ -23,7 +23,9 @@ describe('smoke: the built app from a fresh data directory', () => {
     const { accessToken } = await apiLogin(url, DEMO.email, DEMO.password);
     let total = 0;
     for (let page = 1; page < 50; page += 1) {
-      const res = await fetch(`${url}/api/feed/${page}`, { headers: { authorization: `Bearer ${accessToken}` } });
+      const res = await fetch(`${url}/api/feed/${page}`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { posts: { _id: string }[]; info: { next: number | null } };
       total += body.posts.length;
@@ -35,11 +37,16 @@ describe('smoke: the built app from a fresh data directory', () => {
   it('serves the landing page and seeds once across restarts', async () => {
     server = await startServer({ dataDir });
     browser = await launchBrowser();
-    for (const [name, viewport] of [['landing-390', PHONE], ['landing-1280', DESKTOP]] as const) {
+    for (const [name, viewport] of [
+      ['landing-390', PHONE],
+      ['landing-1280', DESKTOP],
+    ] as const) {
       const context = await browser.newContext({ baseURL: server.url, viewport });
       const page = await context.newPage();
       await page.goto('/');
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toContain('Neighbourhood Cats');
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).first().textContent())
+        .toContain('Neighbourhood Cats');
       await screenshot(page, name);
       await context.close();
     }

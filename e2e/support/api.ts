@@ -24,7 +24,11 @@ export async function signUp(baseUrl: string, user: TestUser = newUser()): Promi
   return user;
 }
 
-export async function apiLogin(baseUrl: string, email: string, password: string): Promise<{ accessToken: string; userId: string }> {
+export async function apiLogin(
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<{ accessToken: string; userId: string }> {
   const res = await fetch(`${baseUrl}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -35,7 +39,12 @@ export async function apiLogin(baseUrl: string, email: string, password: string)
 }
 
 /** Logs in through the login screen, as a person would. */
-export async function loginThroughUi(page: Page, email: string, password: string, opts: { remember?: boolean } = {}) {
+export async function loginThroughUi(
+  page: Page,
+  email: string,
+  password: string,
+  opts: { remember?: boolean } = {},
+) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);

@@ -13,7 +13,9 @@ export async function freePort(): Promise<number> {
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -34,7 +36,9 @@ export interface RunningServer {
  * Starts the built server (`npm run build` first) as a real process on a free port with its own
  * DATA_DIR, and waits until /api/health answers.
  */
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string>; seed?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  opts: { dataDir?: string; env?: Record<string, string>; seed?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cats-e2e-'));
   let output = '';

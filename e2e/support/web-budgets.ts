@@ -207,6 +207,9 @@ function medianRun(runs: LighthouseScores[]): LighthouseScores {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
+/** Issue 8: the feed's cumulative layout shift stays under this. */
+export const CLS_BUDGET = 0.02;
+
 export const LIGHTHOUSE_PAGES = ['/feed', '/explore', '/', '/login'] as const;
 
 /**
