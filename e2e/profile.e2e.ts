@@ -85,6 +85,12 @@ describe('profiles', () => {
     });
     const page = await signedIn(user);
     await page.goto('/profile/me');
+    // Who sees the location, and how precisely (issue 7, point 7): approximate by default.
+    await page
+      .getByText(
+        'Pictures with the location on appear on the map to within about 500 m; only you see the exact spot.',
+      )
+      .waitFor();
 
     const noGps = card(page, unlocated._id).getByRole('switch', { name: 'Location on map' });
     await noGps.waitFor();

@@ -4,7 +4,7 @@ import { DEMO_DISABLED_MESSAGE } from '@cats/contracts';
 import { launchBrowser, newContext, DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { DEMO, loginThroughUi } from './support/api.ts';
-import { apiCreatePost, apiUser, card, cardIds, type SessionUser } from './support/posts.ts';
+import { apiCall, apiCreatePost, apiUser, card, cardIds, type SessionUser } from './support/posts.ts';
 
 /** Issue 5, points 7 and 11: likes, comments, the popup menu, hiding and blocking, in the browser. */
 describe('likes, comments, hide and block', () => {
@@ -85,6 +85,28 @@ describe('likes, comments, hide and block', () => {
     await expect.poll(() => likeButton(fanPage, post._id).getAttribute('aria-pressed')).toBe('true');
     await card(fanPage, post._id).getByRole('button', { name: '0 comments' }).waitFor();
     await Promise.all([ownerPage.context().close(), fanPage.context().close()]);
+  });
+
+  it('shows HTML in captions and comments as plain text, never as markup', async () => {
+    const owner = await apiUser(server.url, 'markup');
+    const fan = await apiUser(server.url, 'markupfan');
+    const caption = '<b>bold</b> <img src="/nope-caption" onerror="window.__pwned = 1">';
+    const comment =
+      '<script>window.__pwned = 2</script><img src="/nope-comment" onerror="window.__pwned = 3">';
+    const post = await apiCreatePost(server.url, owner.accessToken, { comment: caption });
+    await apiCall(server.url, fan.accessToken, `/api/posts/createComment/${post._id}`, {
+      method: 'POST',
+      body: JSON.stringify({ newComment: comment }),
+    });
+
+    const page = await feedAs(owner);
+    const ownerCard = card(page, post._id);
+    await ownerCard.getByText(caption, { exact: true }).waitFor();
+    await ownerCard.getByRole('button', { name: '1 comment' }).click();
+    await ownerCard.getByRole('region', { name: 'Comments' }).getByText(comment, { exact: true }).waitFor();
+    expect(await ownerCard.locator('b, script, img[src^="/nope"]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.context().close();
   });
 
   it('puts the like back when the server refuses it', async () => {
