@@ -26,7 +26,6 @@ const LIGHTHOUSE_FLOORS: Record<
   '/feed': { performance: 55, accessibility: 95, bestPractices: 95 },
   '/explore': { performance: 50, accessibility: 95, bestPractices: 90 },
 };
-const LIGHTHOUSE_BUDGET = 95;
 
 /** Issue 8, point 3: Lighthouse on /, /login, /feed and /explore (signed in) of the production build. */
 describe('Lighthouse', () => {
@@ -61,9 +60,11 @@ describe('Lighthouse', () => {
         await page.waitForURL((url) => !url.pathname.startsWith('/login'));
         for (const path of LIGHTHOUSE_PAGES) {
           const signedIn = path === '/feed' || path === '/explore';
-          // Performance depends on what else the two cores are doing: up to three tries, best one counts.
+          // Performance depends on what else the two cores are doing: a score under its floor gets up
+          // to two more tries, the best one counts. (npm run bench reports each against the budget.)
+          const floors = LIGHTHOUSE_FLOORS[path]!;
           let best = await runLighthouse(lh, `${server.url}${path}`, { keepSession: signedIn });
-          for (let i = 0; i < 2 && best.performance < LIGHTHOUSE_BUDGET; i += 1) {
+          for (let i = 0; i < 2 && best.performance < floors.performance; i += 1) {
             const again = await runLighthouse(lh, `${server.url}${path}`, { keepSession: signedIn });
             if (again.performance > best.performance) best = again;
           }
@@ -71,7 +72,6 @@ describe('Lighthouse', () => {
             `Lighthouse ${path}: performance ${best.performance}, accessibility ${best.accessibility}, ` +
               `best practices ${best.bestPractices}, LCP ${best.lcpMs} ms, TBT ${best.tbtMs} ms, CLS ${best.cls}`,
           );
-          const floors = LIGHTHOUSE_FLOORS[path]!;
           for (const [name, value, floor] of [
             ['performance', best.performance, floors.performance],
             ['accessibility', best.accessibility, floors.accessibility],

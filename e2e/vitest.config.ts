@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['**/*.e2e.ts'],
           exclude: ['**/node_modules/**', 'lighthouse.e2e.ts'],
+          globalSetup: ['support/seeded-template.ts'],
           maxWorkers: 2,
         },
       },

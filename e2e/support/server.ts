@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 const SERVER_ENTRY = join(ROOT, 'apps', 'server', 'dist', 'server.js');
@@ -18,6 +19,15 @@ export async function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/** The seeded data directory of the e2e project's global setup, when there is one. */
+function seededTemplate(): string | undefined {
+  try {
+    return inject('seededDataDir');
+  } catch {
+    return undefined; // outside a test worker (the global setup itself)
+  }
 }
 
 export interface RunningServer {
@@ -41,6 +51,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cats-e2e-'));
+  // A seeded server without a directory of its own starts from the global setup's seeded copy
+  // (seeded-template.ts); seeding then finds everything present and adds nothing.
+  const template = opts.dataDir || opts.seed === false ? undefined : seededTemplate();
+  if (template) cpSync(template, dataDir, { recursive: true });
   let output = '';
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
