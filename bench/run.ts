@@ -73,7 +73,7 @@ export const PROFILES: Record<string, Profile> = {
   ci: {
     name: 'ci',
     dataset: SMALL_DATASET,
-    load: { connections: 50, durationS: 2, warmupS: 1, repeats: 3 },
+    load: { connections: 50, durationS: 3, warmupS: 2, repeats: 3 },
     viewers: 10,
     uploads: { single: 3, rounds: 1, perRound: 8, feedConnections: 50 },
     idleS: 5,
