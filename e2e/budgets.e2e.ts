@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, DESKTOP, PHONE } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { type RunningServer } from './support/server.ts';
 import { loginThroughUi } from './support/api.ts';
-import { apiCreatePost, apiUser, type SessionUser } from './support/posts.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
-import { CLS_BUDGET, landingJavaScript, mapLibraryOnlyOnExplore } from './support/web-budgets.ts';
+import { type SessionUser } from './support/posts.ts';
+import {
+  type BudgetApp,
+  CLS_BUDGET,
+  landingJavaScript,
+  mapLibraryOnlyOnExplore,
+  startBudgetApp,
+} from './support/web-budgets.ts';
 
 /**
  * Issue 8, point 3, on the production build: the landing page's JavaScript, where the map library
@@ -15,26 +20,20 @@ import { CLS_BUDGET, landingJavaScript, mapLibraryOnlyOnExplore } from './suppor
 const LANDING_JS_BUDGET_KB = 100;
 
 describe('web budgets', () => {
+  let app: BudgetApp | undefined;
   let server: RunningServer;
-  let tiles: TileServer;
   let browser: Browser;
   let member: SessionUser;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    tiles = await startTileServer();
-    [server, browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: tiles.template } }),
-      launchBrowser(),
-    ]);
-    member = await apiUser(server.url, 'budget');
-    await apiCreatePost(server.url, member.accessToken, { catName: 'Own', comment: 'My own cat' });
+    [app, browser] = await Promise.all([startBudgetApp('budget'), launchBrowser()]);
+    ({ server, member } = app);
   });
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
     await browser?.close();
-    await server?.dispose();
-    await tiles?.close();
+    await app?.close();
   });
 
   async function context(

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, PHONE, DESKTOP, screenshot } from './support/browser.ts';
+import { launchBrowser, PHONE, DESKTOP, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { loginThroughUi, signedInPage } from './support/api.ts';
 import { apiCreatePost, apiUser, apiWholeFeed, cardIds, fixture, type SessionUser } from './support/posts.ts';
 
 /** Issue 4, points 10 and 12: the feed's cards, its infinite scroll and its states. */
@@ -115,9 +115,7 @@ describe('feed', () => {
   });
 
   it('shows the thumbhash placeholder until the image arrives', async () => {
-    const context = await newContext(browser, server.url, DESKTOP);
-    const page = await context.newPage();
-    await loginThroughUi(page, reader.email, reader.password, { remember: true });
+    const page = await signedInPage(browser, server.url, reader);
     await page.route('**/media/**', () => {
       /* never answered: the placeholder stays */
     });
@@ -129,13 +127,11 @@ describe('feed', () => {
     );
     const box = await frame.boundingBox();
     expect(box!.height).toBeGreaterThan(100);
-    await context.close();
+    await page.context().close();
   });
 
   it("says 'Error: {message}' and \"Can't connect to server\" when the feed fails, and links to /spot when empty", async () => {
-    const context = await newContext(browser, server.url, DESKTOP);
-    const page = await context.newPage();
-    await loginThroughUi(page, reader.email, reader.password, { remember: true });
+    const page = await signedInPage(browser, server.url, reader);
 
     await page.route('**/api/feed/**', (route) =>
       route.fulfill({
@@ -166,6 +162,6 @@ describe('feed', () => {
     const link = page.getByRole('link', { name: 'Snap the first cat' });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe('/spot');
-    await context.close();
+    await page.context().close();
   });
 });

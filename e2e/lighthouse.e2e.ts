@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './support/server.ts';
-import { apiCreatePost, apiUser, type SessionUser } from './support/posts.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
 import {
+  type BudgetApp,
   CLS_BUDGET,
   LIGHTHOUSE_PAGES,
   launchLighthouseBrowser,
   runLighthouse,
+  startBudgetApp,
 } from './support/web-budgets.ts';
 
 /**
@@ -29,25 +28,20 @@ const LIGHTHOUSE_FLOORS: Record<
 
 /** Issue 8, point 3: Lighthouse on /, /login, /feed and /explore (signed in) of the production build. */
 describe('Lighthouse', () => {
-  let server: RunningServer;
-  let tiles: TileServer;
-  let member: SessionUser;
+  let app: BudgetApp | undefined;
 
   beforeAll(async () => {
-    tiles = await startTileServer();
-    server = await startServer({ env: { MAP_TILE_URL: tiles.template } });
-    member = await apiUser(server.url, 'lighthouse');
-    await apiCreatePost(server.url, member.accessToken, { catName: 'Own', comment: 'My own cat' });
+    app = await startBudgetApp('lighthouse');
   });
   afterAll(async () => {
-    await server?.dispose();
-    await tiles?.close();
+    await app?.close();
   });
 
   it(
     'holds Lighthouse performance, accessibility and best practices to their floors',
     { timeout: 900_000 },
     async () => {
+      const { server, member } = app!;
       const lh = await launchLighthouseBrowser();
       const problems: string[] = [];
       try {

@@ -2,9 +2,17 @@ import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { MyProfileResponse } from '@cats/contracts';
-import { DESKTOP, launchBrowser, newContext, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { apiLogin, DEMO, loginThroughUi, newUser, signUp, type TestUser } from './support/api.ts';
+import {
+  apiLogin,
+  DEMO,
+  loginThroughUi,
+  newUser,
+  signedInPage,
+  signUp,
+  type TestUser,
+} from './support/api.ts';
 
 /** Issue 3, points 8, 9, 10 and 13: /profile/settings in the browser. */
 describe('settings', () => {
@@ -23,9 +31,7 @@ describe('settings', () => {
     user: { email: string; password: string },
     viewport: { width: number; height: number } = DESKTOP,
   ): Promise<Page> {
-    const context = await newContext(browser, server.url, viewport);
-    const page = await context.newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
+    const page = await signedInPage(browser, server.url, user, viewport);
     await page.goto('/profile/settings');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     return page;

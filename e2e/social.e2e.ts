@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_DISABLED_MESSAGE } from '@cats/contracts';
-import { launchBrowser, newContext, DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { DEMO, loginThroughUi } from './support/api.ts';
+import { DEMO, signedInPage } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, card, cardIds, type SessionUser } from './support/posts.ts';
 
 /** Issue 5, points 7 and 11: likes, comments, the popup menu, hiding and blocking, in the browser. */
@@ -23,9 +23,7 @@ describe('likes, comments, hide and block', () => {
     user: { email: string; password: string },
     viewport: { width: number; height: number } = DESKTOP,
   ): Promise<Page> {
-    const context = await newContext(browser, server.url, viewport);
-    const page = await context.newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
+    const page = await signedInPage(browser, server.url, user, viewport);
     await page.goto('/feed');
     await page.locator('article[data-post-id]').first().waitFor();
     return page;

@@ -1,6 +1,7 @@
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@cats/contracts';
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { DESKTOP, newContext } from './browser.ts';
 
 export interface TestUser {
   username: string;
@@ -54,3 +55,15 @@ export async function loginThroughUi(
 }
 
 export const DEMO = { email: DEMO_EMAIL, password: DEMO_PASSWORD };
+
+/** A page in a new browser context at `viewport`, logged in through the login screen with 'Remember me'. */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  user: { email: string; password: string },
+  viewport: { width: number; height: number } = DESKTOP,
+): Promise<Page> {
+  const page = await (await newContext(browser, baseUrl, viewport)).newPage();
+  await loginThroughUi(page, user.email, user.password, { remember: true });
+  return page;
+}

@@ -12,6 +12,9 @@ import lighthouse from 'lighthouse';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './browser.ts';
 import { loginThroughUi } from './api.ts';
+import { apiCreatePost, apiUser, type SessionUser } from './posts.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { startTileServer, type TileServer } from './tiles.ts';
 
 /** A string only Leaflet's code contains: how a script is recognised as the map library. */
 const MAP_LIBRARY_MARKER = 'leaflet-zoom-anim';
@@ -292,4 +295,31 @@ export async function measureWeb(opts: {
     mapLibraryOnlyOnExplore: map.ok,
     lighthouse,
   };
+}
+
+export interface BudgetApp {
+  server: RunningServer;
+  tiles: TileServer;
+  /** Signed up, with one post of their own (the feed and profile are not empty). */
+  member: SessionUser;
+  close(): Promise<void>;
+}
+
+/** The measured app: a seeded server whose map tiles come from a local tile server, and a member. */
+export async function startBudgetApp(memberPrefix: string): Promise<BudgetApp> {
+  const tiles = await startTileServer();
+  let server: RunningServer | undefined;
+  const close = async () => {
+    await server?.dispose();
+    await tiles.close();
+  };
+  try {
+    server = await startServer({ env: { MAP_TILE_URL: tiles.template } });
+    const member = await apiUser(server.url, memberPrefix);
+    await apiCreatePost(server.url, member.accessToken, { catName: 'Own', comment: 'My own cat' });
+    return { server, tiles, member, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
