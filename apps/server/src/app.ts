@@ -4,13 +4,14 @@ import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MAX_UPLOAD_BYTES } from '@cats/contracts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { MediaStorage } from './media/storage.ts';
 import { acquireRedis, redisReady, releaseRedis } from './lib/redis.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { createResponseSerializerCompiler } from './plugins/response-serializer.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -63,7 +64,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    createResponseSerializerCompiler({ crossCheck: config.NODE_ENV !== 'production' }),
+  );
   app.decorate('config', config);
   app.decorate('database', deps.database);
   app.decorate('storage', deps.storage);
