@@ -69,7 +69,7 @@ export interface PostViewRow {
  *
  * Listings run as prepared statements, one per shape of filter and paging (a dozen in use): drizzle
  * builds the SQL text once instead of on every request, and PostgreSQL can keep the plan per
- * connection. Lookups by post ids (a varying number of them) are built each time.
+ * connection. Lookups by post ids pass them as one array parameter, so they too have one shape.
  */
 export async function selectVisiblePosts(
   db: Executor,
@@ -80,10 +80,11 @@ export async function selectVisiblePosts(
   // A malformed id matches nothing (and must not reach PostgreSQL's uuid parser as a 500).
   const ids = [viewerId, filter.authorId, filter.groupId, ...(filter.postIds ?? [])];
   if (ids.some((id) => id !== undefined && !isUuid(id))) return [];
-  const rows = filter.postIds
-    ? await visiblePostsQuery(db, viewerId, filter, paging)
-    : await preparedVisiblePosts(db, filter, paging).execute(placeholderValues(viewerId, filter, paging));
-  return rows.map((row) => ({
+  const rows = await preparedVisiblePosts(db, filter, paging).execute(
+    placeholderValues(viewerId, filter, paging),
+  );
+  // A lookup by ids has no LIMIT in the SQL (the ids bound it); the contract holds all the same.
+  return rows.slice(0, paging.limit + 1).map((row) => ({
     ...row,
     likerIds: splitIds(row.likerIds),
     groupIds: row.groupIds === null || row.groupIds === undefined ? null : splitIds(row.groupIds),
@@ -93,7 +94,11 @@ export async function selectVisiblePosts(
 /** The query itself with its values bound, unexecuted (tests EXPLAIN it). Ids must be valid UUIDs. */
 export function visiblePostsQuery(db: Executor, viewerId: string, filter: PostFilter, paging: PostPaging) {
   const values = placeholderValues(viewerId, filter, paging);
-  return composeVisiblePosts(db, filter, paging, (name) => values[name]);
+  // An array inside drizzle's sql`` becomes a list of parameters; sql.param keeps it one (an array).
+  return composeVisiblePosts(db, filter, paging, (name) => {
+    const value = values[name];
+    return Array.isArray(value) ? sql.param(value) : value;
+  });
 }
 
 /** The values a listing's placeholders take. */
@@ -101,6 +106,7 @@ type VisiblePostsValues = {
   viewerId: string;
   authorId?: string | undefined;
   groupId?: string | undefined;
+  postIds?: readonly string[] | undefined;
   cursorCreatedAt?: string | undefined;
   cursorId?: string | undefined;
   offset?: number | undefined;
@@ -112,6 +118,7 @@ function placeholderValues(viewerId: string, filter: PostFilter, paging: PostPag
     viewerId,
     authorId: filter.authorId,
     groupId: filter.groupId,
+    postIds: filter.postIds,
     cursorCreatedAt: paging.cursor?.createdAt,
     cursorId: paging.cursor?.id,
     offset: paging.offset,
@@ -130,9 +137,10 @@ function preparedVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagi
     filter.authorId ? 'a' : '',
     filter.groupId ? 'g' : '',
     filter.located ? 'l' : '',
+    filter.postIds ? 'i' : '',
     paging.cursor ? 'c' : '',
     usesOffset(paging) ? 'o' : '',
-    `_${paging.limit}`,
+    filter.postIds ? '' : `_${paging.limit}`,
   ].join('');
   let byShape = preparedByExecutor.get(db);
   if (!byShape) {
@@ -180,7 +188,7 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
       union all select b.blocker_id from blocks b where b.blocked_id = ${viewer})`,
   ];
   if (filter.authorId) conditions.push(sql`${posts.userId} = ${bind('authorId')}`);
-  if (filter.postIds) conditions.push(inArray(posts.id, [...filter.postIds]));
+  if (filter.postIds) conditions.push(sql`${posts.id} = any(${bind('postIds')}::uuid[])`);
   if (filter.groupId) {
     const group = bind('groupId');
     conditions.push(
@@ -210,8 +218,8 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
     // NULLS LAST as in posts_feed_idx / posts_user_feed_idx (drizzle's desc() index): with the default
     // NULLS FIRST the planner would not use the index's order and would sort every candidate row.
     .orderBy(sql`${posts.createdAt} desc nulls last`, sql`${posts.id} desc nulls last`)
-    .limit(literalLimit(paging.limit + 1))
     .$dynamic();
+  if (!filter.postIds) pageQuery = pageQuery.limit(literalLimit(paging.limit + 1));
   if (usesOffset(paging)) pageQuery = pageQuery.offset(bind('offset') as number);
   const page = pageQuery.as('page');
 
