@@ -454,3 +454,35 @@ describe('GET /api/config/map', () => {
     );
   });
 });
+
+describe('MapStore exclusions', () => {
+  it('are computed once per viewer and index, and again when the index changes', async () => {
+    const store = new MapStore(t.db);
+    const author = await createUser(t.db);
+    const spot = { latitude: 14.5, longitude: 24.5 };
+    const box = { west: 24.4, south: 14.4, east: 24.6, north: 14.6, zoom: 16 };
+    const [a, b] = [await located(author.id, spot), await located(author.id, { ...spot, latitude: 14.51 })];
+    const index = await store.current();
+    const first = store.exclusions(index, [a.id], []);
+    expect(store.exclusions(index, [a.id], [])).toBe(first);
+    expect(store.exclusions(index, [b.id], [])).not.toBe(first);
+    expect(index.query(box, first).singles.map((p) => p.id)).toEqual([b.id]);
+
+    // A new post makes a new index: positions differ, so nothing computed for the old one is reused.
+    const c = await located(author.id, { ...spot, latitude: 14.52 });
+    const next = await store.current();
+    expect(next).not.toBe(index);
+    const again = store.exclusions(next, [a.id], []);
+    expect(again).not.toBe(first);
+    expect(
+      next
+        .query(box, again)
+        .singles.map((p) => p.id)
+        .sort(),
+    ).toEqual([b.id, c.id].sort());
+    // Blocking the author excludes every post of theirs.
+    const blocked = store.exclusions(next, [], [author.id]);
+    const result = next.query(box, blocked);
+    expect(result.singles.length + result.clusters.length).toBe(0);
+  });
+});

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.ts';
 import { approximateLocation } from '../posts/post-view.ts';
 import {
@@ -28,6 +29,12 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** Beyond this many changed posts one full reload is cheaper than patching. */
 const MAX_PATCH = 5000;
 const LOAD_PAGE = 25_000;
+/**
+ * Viewers whose exclusions are kept for the current index. Computing them is a tenth of an explore
+ * request's CPU (a blocked user brings every post of theirs), and a viewer panning the map asks for the
+ * same ones again and again. Entries are a few KB; the cache empties whenever the index changes.
+ */
+const EXCLUSIONS_CACHE_SIZE = 500;
 
 /** The position everyone but the owner sees: all the shared index ever holds. */
 export function publicPoint(row: MapPointRow): MapPoint {
@@ -53,6 +60,8 @@ export class MapStore {
   private prunedAt = 0;
   private running: Promise<MapIndex> | null = null;
   private queued: Promise<MapIndex> | null = null;
+  private exclusionsIndex: MapIndex | null = null;
+  private readonly exclusionsCache = new LRUCache<string, Exclusions>({ max: EXCLUSIONS_CACHE_SIZE });
 
   constructor(
     private readonly db: Database,
@@ -83,6 +92,24 @@ export class MapStore {
    * step as the query; points the snapshot does not hold are skipped.
    */
   exclusions(
+    index: MapIndex,
+    hiddenPostIds: readonly string[],
+    blockedUserIds: readonly string[],
+  ): Exclusions {
+    if (hiddenPostIds.length === 0 && blockedUserIds.length === 0) return index.exclusionsFor([]);
+    if (this.exclusionsIndex !== index) {
+      this.exclusionsCache.clear();
+      this.exclusionsIndex = index;
+    }
+    const key = `${hiddenPostIds.join(',')}|${blockedUserIds.join(',')}`;
+    const cached = this.exclusionsCache.get(key);
+    if (cached) return cached;
+    const computed = this.computeExclusions(index, hiddenPostIds, blockedUserIds);
+    this.exclusionsCache.set(key, computed);
+    return computed;
+  }
+
+  private computeExclusions(
     index: MapIndex,
     hiddenPostIds: readonly string[],
     blockedUserIds: readonly string[],
