@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, DESKTOP, PHONE } from './support/browser.ts';
-import { type RunningServer } from './support/server.ts';
+import { ROOT, type RunningServer } from './support/server.ts';
 import { loginThroughUi } from './support/api.ts';
 import { type SessionUser } from './support/posts.ts';
 import {
@@ -66,6 +68,16 @@ describe('web budgets', () => {
     const result = await mapLibraryOnlyOnExplore(await context(), member);
     expect(result.before).toEqual([]);
     expect(result.onExplore).toBe(true);
+  });
+
+  it('ships no schema library to the browser: screens import constants, not zod schemas', () => {
+    // @cats/contracts keeps its constants in zod-free modules and declares no side effects, so a
+    // screen that imports COMMENT_MAX does not download zod and every schema (28 KB gzipped).
+    const assets = join(ROOT, 'apps', 'web', 'dist', 'assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(10);
+    const withZod = scripts.filter((name) => readFileSync(join(assets, name), 'utf8').includes('ZodError'));
+    expect(withZod).toEqual([]);
   });
 
   it('serves the hashed assets compressed and cached for good', async () => {

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
+export * from './common-constants.ts';
+
 /** Entity ids are UUIDs; anything else is answered 404 like an unknown id (never 400 or 500). */
 export const idSchema = z.string();
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
-
 /** The spec's page numbers start at 1. */
 export const pageNumberSchema = z.coerce
   .number({ message: 'Page must be a number' })

@@ -1,26 +1,8 @@
 import { z } from 'zod';
 import { postSchema } from './posts.ts';
+import { MAP_MAX_ZOOM, EXPLORE_POSTS_MAX, EXPLORE_MESSAGES } from './map-constants.ts';
 
-export const MAP_DEFAULT_CENTER = { lat: 37.0, lng: -4.5 } as const; // southern Spain
-export const MAP_DEFAULT_ZOOM = 8;
-export const MAP_MIN_ZOOM = 3;
-export const MAP_MAX_ZOOM = 18;
-/** Spec section 9: map markers show the 64 px picture, the detail card the 400 px one. */
-export const MAP_MARKER_SIZE = 64;
-export const MAP_DETAIL_IMAGE_WIDTH = 400;
-/** Most posts `GET /api/explore/clusters/{id}/posts` returns (newest first). */
-export const MAP_STACK_MAX = 50;
-/** Most posts `GET /api/explore` without a viewport returns (newest first); the map uses the viewport form. */
-export const EXPLORE_ALL_MAX = 1000;
-/** Most ids one `GET /api/explore/posts` accepts. */
-export const EXPLORE_POSTS_MAX = MAP_STACK_MAX;
-
-export const EXPLORE_MESSAGES = {
-  viewportTogether: 'Give west, south, east, north and zoom together',
-  southAboveNorth: 'south must not be greater than north',
-  areaTooLarge: 'The area is too large for this zoom level',
-  idsRequired: 'Give the ids of the posts to show',
-} as const;
+export * from './map-constants.ts';
 
 /** A query number: '' counts as missing, anything else must read as a finite number in range. */
 const queryNumber = (name: string, min: number, max: number) =>
@@ -54,14 +36,6 @@ export const exploreQuerySchema = z
       ctx.addIssue({ code: 'custom', path: ['south'], message: EXPLORE_MESSAGES.southAboveNorth });
   });
 export type ExploreQuery = z.infer<typeof exploreQuerySchema>;
-
-export interface MapViewport {
-  west: number;
-  south: number;
-  east: number;
-  north: number;
-  zoom: number;
-}
 
 /** Several posts close together at this zoom, drawn as one marker with a count. */
 export const mapClusterSchema = z.object({
@@ -104,8 +78,6 @@ export const explorePostsQuerySchema = z.object({
 export const explorePostsResponseSchema = z.object({ posts: z.array(postSchema) });
 
 export const clusterPostsParamsSchema = z.object({ clusterId: z.string().max(40) });
-export const CLUSTER_NOT_FOUND_MESSAGE = 'Cluster not found';
-
 /** `GET /api/config/map` (public): where map tiles come from. */
 export const mapConfigResponseSchema = z.object({ tileUrl: z.string(), attribution: z.string() });
 export type MapConfigResponse = z.infer<typeof mapConfigResponseSchema>;

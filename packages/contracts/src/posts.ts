@@ -1,22 +1,17 @@
 import { z } from 'zod';
 import { userSummarySchema } from './users.ts';
+import {
+  CAPTION_MAX,
+  CAT_NAME_MAX,
+  COMMENT_MAX,
+  LATITUDE_LIMIT,
+  LONGITUDE_LIMIT,
+} from './posts-constants.ts';
 
-/** Widths every upload is re-encoded to (spec section 9, plus 1600 for high-density screens). */
-export const IMAGE_WIDTHS = [64, 72, 300, 400, 800, 1600] as const;
-export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
-export const AVATAR_WIDTHS = [72, 300] as const;
+export * from './posts-constants.ts';
 
-export const ACCEPTED_IMAGE_TYPES = ['image/jpg', 'image/jpeg', 'image/png'] as const;
-export const WRONG_FILE_TYPE_MESSAGE = 'Please check file is in jpg or png format';
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
-export const MAX_UPLOAD_PIXELS = 40_000_000;
-export const CAPTION_MAX = 500;
-export const CAT_NAME_MAX = 40;
-export const COMMENT_MAX = 500;
-export const FEED_PAGE_SIZE = 20;
-
-export const latitudeSchema = z.number().finite().min(-90).max(90);
-export const longitudeSchema = z.number().finite().min(-180).max(180);
+export const latitudeSchema = z.number().finite().min(-LATITUDE_LIMIT).max(LATITUDE_LIMIT);
+export const longitudeSchema = z.number().finite().min(-LONGITUDE_LIMIT).max(LONGITUDE_LIMIT);
 
 export const postImageSchema = z.object({
   width: z.number().int(),

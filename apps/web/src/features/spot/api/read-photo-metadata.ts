@@ -1,6 +1,6 @@
 // The lite build reads all this needs at 60% of the full build's size.
 import exifr from 'exifr/dist/lite.esm.mjs';
-import { latitudeSchema, longitudeSchema } from '@cats/contracts';
+import { isCoordinate } from '@cats/contracts';
 
 export interface PhotoMetadata {
   coordinates: { latitude: number; longitude: number } | null;
@@ -14,9 +14,10 @@ export async function readPhotoMetadata(file: File): Promise<PhotoMetadata> {
     // One pass over the TIFF header: GPS (as decimal latitude/longitude) and the EXIF block.
     const tags = (await exifr.parse(file).catch(() => undefined)) as
       { latitude?: unknown; longitude?: unknown; DateTimeOriginal?: unknown } | undefined;
-    const lat = latitudeSchema.safeParse(tags?.latitude);
-    const lng = longitudeSchema.safeParse(tags?.longitude);
-    const coordinates = lat.success && lng.success ? { latitude: lat.data, longitude: lng.data } : null;
+    const latitude = tags?.latitude;
+    const longitude = tags?.longitude;
+    const coordinates =
+      isCoordinate(latitude, 'latitude') && isCoordinate(longitude, 'longitude') ? { latitude, longitude } : null;
     const exifData: Record<string, unknown> = {};
     if (coordinates) Object.assign(exifData, coordinates);
     if (tags?.DateTimeOriginal instanceof Date && !Number.isNaN(tags.DateTimeOriginal.getTime())) {

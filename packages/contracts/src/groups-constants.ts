@@ -1,0 +1,36 @@
+// Constants and plain functions only: no zod here, so the web app can import them without loading
+// the schema library (docs/performance.md). groups.ts re-exports them beside its schemas.
+
+/** Spec section 9: group name at most 20 characters (counted as characters, like the database). */
+export const GROUP_NAME_MAX = 20;
+/** A join code: the name without spaces or '#', then '#' and four digits (spec example London#1234). */
+export const GROUP_CODE_EXAMPLE = 'London#1234';
+export const GROUP_CODE_MAX = 60;
+
+export const GROUP_MESSAGES = {
+  nameRequired: 'Group name is required',
+  nameTooLong: `Group name must be at most ${GROUP_NAME_MAX} characters`,
+  codeRequired: 'Group code is required',
+  codeNotFound: 'No group found with that code',
+  alreadyMember: 'You are already a member of that group',
+  alreadyOwner: 'You are the owner of that group',
+  alreadyRequested: 'You have already asked to join that group; its owner has not answered yet',
+  requestSent: 'Request sent. The owner of the group will accept or decline it.',
+  groupNotFound: 'Group not found',
+  ownerOnly: 'Only the owner of the group can do that',
+  requestNotFound: 'No pending request from that user',
+  memberNotFound: 'That user is not a member of the group',
+  ownerCannotLeave: 'The owner cannot leave the group; delete the group instead',
+  requestAccepted: 'Request accepted',
+  requestDeclined: 'Request declined',
+  memberRemoved: 'Member removed',
+  leftGroup: 'You have left the group',
+  groupDeleted: 'Group deleted',
+  codeRegenerated: 'New code created; the old one no longer works',
+  notGroupMember: 'You can only share with groups you belong to',
+  notPostOwner: 'Only the owner of a post can share it',
+  postNotFound: 'Post not found',
+} as const;
+
+export const groupCreatedMessage = (name: string, code: string) =>
+  `Group ${name} created. Share the code ${code} with friends so they can ask to join.`;

@@ -1,0 +1,28 @@
+// Constants and plain functions only: no zod here, so the web app can import them without loading
+// the schema library (docs/performance.md). posts.ts re-exports them beside its schemas.
+
+/** Widths every upload is re-encoded to (spec section 9, plus 1600 for high-density screens). */
+export const IMAGE_WIDTHS = [64, 72, 300, 400, 800, 1600] as const;
+export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
+export const AVATAR_WIDTHS = [72, 300] as const;
+
+export const ACCEPTED_IMAGE_TYPES = ['image/jpg', 'image/jpeg', 'image/png'] as const;
+export const WRONG_FILE_TYPE_MESSAGE = 'Please check file is in jpg or png format';
+export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export const MAX_UPLOAD_PIXELS = 40_000_000;
+export const CAPTION_MAX = 500;
+export const CAT_NAME_MAX = 40;
+export const COMMENT_MAX = 500;
+export const FEED_PAGE_SIZE = 20;
+
+/** Valid coordinates, in degrees: latitudeSchema, longitudeSchema (posts.ts) and isCoordinate use them. */
+export const LATITUDE_LIMIT = 90;
+export const LONGITUDE_LIMIT = 180;
+/**
+ * The two schemas' rule without zod, for the browser: a screen that only checks a photo's GPS tags
+ * should not download the schema library (issue 8's JavaScript budgets; docs/performance.md).
+ */
+export function isCoordinate(value: unknown, axis: 'latitude' | 'longitude'): value is number {
+  const limit = axis === 'latitude' ? LATITUDE_LIMIT : LONGITUDE_LIMIT;
+  return typeof value === 'number' && Number.isFinite(value) && value >= -limit && value <= limit;
+}
