@@ -164,4 +164,38 @@ describe('feed', () => {
     expect(await link.getAttribute('href')).toBe('/spot');
     await page.context().close();
   });
+
+  it("starts a returning visitor's session restore and first page before the app code has run", async () => {
+    const page = await openFeed(PHONE);
+    // Which script started each request (CDP's initiator), and when each was sent.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const sent: { url: string; initiator: string }[] = [];
+    cdp.on('Network.requestWillBeSent', (e) => {
+      const frames = e.initiator.stack?.callFrames ?? [];
+      const parent = e.initiator.stack?.parent?.callFrames ?? [];
+      sent.push({ url: e.request.url, initiator: [...frames, ...parent].map((f) => f.url).join(' ') });
+    });
+    await page.reload();
+    await page.locator('article[data-post-id]').first().waitFor();
+    const refreshes = sent.filter((r) => r.url.endsWith('/api/refresh'));
+    const firstPages = sent.filter((r) => r.url.endsWith('/api/feed/1'));
+    // One refresh (the refresh token rotates: a second one would be refused) and one first page, both
+    // sent by the small boot entry rather than by the app bundle.
+    expect(refreshes).toHaveLength(1);
+    expect(firstPages).toHaveLength(1);
+    for (const request of [...refreshes, ...firstPages]) {
+      expect(request.initiator).toMatch(/early-requests-[\w-]+\.js/);
+    }
+    expect(await page.locator('article[data-post-id]').count()).toBe(20);
+    // The session works afterwards: a like goes through with the restored token.
+    const like = page
+      .locator('article[data-post-id]')
+      .first()
+      .getByRole('button', { name: /^Like,/ });
+    const answer = page.waitForResponse((r) => r.url().includes('/api/posts/likePost/'));
+    await like.click();
+    expect((await answer).status()).toBe(200);
+    await page.context().close();
+  });
 });

@@ -45,8 +45,46 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * src/boot.ts as its own entry, loaded before the app's bundle. Listed in index.html beside main.tsx,
+ * Vite would fold both into one bundle and boot's requests would wait for all of it
+ * (lib/early-requests.ts says why they must not).
+ */
+function bootEntry(): Plugin {
+  const BOOT = 'src/boot.ts';
+  return {
+    name: 'cats-boot-entry',
+    config: (config) => ({
+      build: {
+        rollupOptions: {
+          input: { index: join(config.root ?? process.cwd(), 'index.html'), boot: BOOT },
+        },
+      },
+    }),
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const boot = Object.values(ctx.bundle ?? {}).find(
+          (chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'boot',
+        );
+        if (ctx.bundle && boot?.type !== 'chunk') throw new Error('boot entry missing from the bundle');
+        const src = boot?.type === 'chunk' ? `/${boot.fileName}` : `/${BOOT}`;
+        const preloads = boot?.type === 'chunk' ? boot.imports : [];
+        const tags = [
+          `<script type="module" crossorigin src="${src}"></script>`,
+          ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+        ].join('\n    ');
+        // Module scripts run in document order: boot goes right before the app's own script.
+        const at = html.indexOf('<script type="module"');
+        if (at < 0) throw new Error('index.html has no module script');
+        return `${html.slice(0, at)}${tags}\n    ${html.slice(at)}`;
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), bootEntry()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' },

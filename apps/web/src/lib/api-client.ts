@@ -1,5 +1,6 @@
 import type { TokenResponse } from '@cats/contracts';
 import { authStore } from './auth-store.ts';
+import { takeRefresh } from './early-requests.ts';
 
 /**
  * The one HTTP client (spec section 7): JSON with credentials, same origin, bearer token from memory,
@@ -37,7 +38,8 @@ let refreshing: Promise<TokenResponse> | null = null;
 export function refreshSession(): Promise<TokenResponse> {
   refreshing ??= (async () => {
     try {
-      const res = await fetch('/api/refresh', { credentials: 'include' });
+      // Started by boot.ts while the bundle downloaded, when the page had a remembered session.
+      const res = await takeRefresh();
       if (!res.ok) throw new ApiError(res.status, await readMessage(res), res.headers);
       const data = (await res.json()) as TokenResponse;
       authStore.set({ accessToken: data.accessToken, userId: data.userId });

@@ -34,14 +34,5 @@ export function useAuth(): AuthState {
   return useSyncExternalStore(authStore.subscribe, authStore.get, authStore.get);
 }
 
-const PERSIST_KEY = 'persist';
-export function getPersist(): boolean {
-  try {
-    return JSON.parse(localStorage.getItem(PERSIST_KEY) ?? 'false') === true;
-  } catch {
-    return false;
-  }
-}
-export function setPersist(value: boolean): void {
-  localStorage.setItem(PERSIST_KEY, JSON.stringify(value));
-}
+// The 'Remember me' flag lives in its own module so that boot.ts can read it without React.
+export { getPersist, setPersist } from './persist-flag.ts';

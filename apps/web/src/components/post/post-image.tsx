@@ -1,19 +1,7 @@
 import { useMemo, useState } from 'react';
 import { thumbHashToDataURL } from 'thumbhash';
 import type { PostImage as PostImageData } from '@cats/contracts';
-
-/** Narrow screens choose among these; 1600 px is only offered on wide layouts (phones never get it). */
-const PHONE_WIDTHS = [300, 400, 800] as const;
-const WIDE_WIDTHS = [400, 800, 1600] as const;
-/** Above this viewport width the card stops growing with the screen (var(--content-width)). */
-const WIDE_QUERY = '(min-width: 641px)';
-
-function srcSet(variants: Record<string, string>, widths: readonly number[]): string {
-  return widths
-    .filter((w) => variants[String(w)])
-    .map((w) => `${variants[String(w)]} ${w}w`)
-    .join(', ');
-}
+import { FEED_IMAGE_SIZES, PHONE_WIDTHS, WIDE_QUERY, WIDE_WIDTHS, srcSet } from './image-sources.ts';
 
 function decodePlaceholder(base64: string): string | undefined {
   try {
@@ -38,13 +26,7 @@ interface PostImageProps {
  * A post's picture: space reserved by width/height, a ThumbHash preview underneath until the real
  * image arrives, and responsive variants so each screen downloads what it needs.
  */
-export function PostImage({
-  image,
-  fallbackSrc,
-  alt,
-  sizes = '(min-width: 641px) 640px, 100vw',
-  eager,
-}: PostImageProps) {
+export function PostImage({ image, fallbackSrc, alt, sizes = FEED_IMAGE_SIZES, eager }: PostImageProps) {
   const [loaded, setLoaded] = useState(false);
   const placeholder = useMemo(() => decodePlaceholder(image.placeholder), [image.placeholder]);
   const wide = srcSet(image.variants, WIDE_WIDTHS);
@@ -60,7 +42,10 @@ export function PostImage({
       <picture>
         {wide && <source media={WIDE_QUERY} srcSet={wide} sizes={sizes} />}
         <img
-          className={`post-image__img${loaded ? ' post-image__img--loaded' : ''}`}
+          // The eager image (the first on screen, the page's largest paint) is shown as it arrives; the
+          // others fade in over their placeholder once loaded. Waiting for onLoad there cost the feed
+          // over a second of Lighthouse's render delay on a busy phone (docs/performance.md).
+          className={`post-image__img${loaded || eager ? ' post-image__img--loaded' : ''}`}
           src={image.variants['800'] ?? fallbackSrc}
           srcSet={narrow || undefined}
           sizes={sizes}

@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** A fresh copy of the module for each test: its state is per page load. */
+async function load() {
+  vi.resetModules();
+  return import('./early-requests.ts');
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const variants = {
+  '300': '/media/posts/a/300.webp',
+  '400': '/media/posts/a/400.webp',
+  '800': '/media/posts/a/800.webp',
+  '1600': '/media/posts/a/1600.webp',
+};
+const feedPage = {
+  posts: [{ _id: 'p1', image: { width: 1200, height: 900, placeholder: '', variants } }],
+  info: { next: null, nextCursor: null },
+};
+
+let calls: { path: string; authorization: string | null }[];
+function serve(answer: (path: string) => Response | Promise<Response>) {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const path = String(input);
+      const headers = (init.headers ?? {}) as Record<string, string>;
+      calls.push({ path, authorization: headers.authorization ?? null });
+      return answer(path);
+    }),
+  );
+}
+
+beforeEach(() => {
+  document.head.innerHTML = '';
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('early requests (boot.ts)', () => {
+  it('on /feed: one refresh, then the first page with its token, and a preload of its first photo', async () => {
+    serve((path) =>
+      path === '/api/refresh' ? json(200, { accessToken: 'tok', userId: 'u1' }) : json(200, feedPage),
+    );
+    const early = await load();
+    early.startEarlyRequests('/feed', true);
+    const refresh = await early.takeRefresh();
+    expect(await refresh.json()).toEqual({ accessToken: 'tok', userId: 'u1' });
+    expect(await early.takeEarlyFeed()).toEqual(feedPage);
+    expect(calls).toEqual([
+      { path: '/api/refresh', authorization: null },
+      { path: '/api/feed/1', authorization: 'Bearer tok' },
+    ]);
+    const links = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=preload]')];
+    const read = (l: HTMLLinkElement) =>
+      ['media', 'imagesrcset', 'imagesizes', 'as'].map((a) => l.getAttribute(a));
+    expect(links.map(read)).toEqual([
+      [
+        '(min-width: 641px)',
+        '/media/posts/a/400.webp 400w, /media/posts/a/800.webp 800w, /media/posts/a/1600.webp 1600w',
+        '(min-width: 641px) 640px, 100vw',
+        'image',
+      ],
+      [
+        'not all and (min-width: 641px)',
+        '/media/posts/a/300.webp 300w, /media/posts/a/400.webp 400w, /media/posts/a/800.webp 800w',
+        '(min-width: 641px) 640px, 100vw',
+        'image',
+      ],
+    ]);
+  });
+
+  it('hands each response over once; later callers make their own requests', async () => {
+    serve((path) => (path === '/api/refresh' ? json(200, { accessToken: 't' }) : json(200, feedPage)));
+    const early = await load();
+    early.startEarlyRequests('/feed', true);
+    await early.takeRefresh();
+    expect(await early.takeEarlyFeed()).toEqual(feedPage);
+    expect(await early.takeEarlyFeed()).toBeNull();
+    await early.takeRefresh();
+    expect(calls.map((c) => c.path)).toEqual(['/api/refresh', '/api/feed/1', '/api/refresh']);
+  });
+
+  it('starts nothing without "Remember me", and no feed on other screens', async () => {
+    serve(() => json(200, { accessToken: 't' }));
+    const early = await load();
+    early.startEarlyRequests('/feed', false);
+    expect(calls).toEqual([]);
+    expect(await early.takeEarlyFeed()).toBeNull();
+
+    const other = await load();
+    other.startEarlyRequests('/explore', true);
+    expect(await other.takeEarlyFeed()).toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/api/refresh']);
+  });
+
+  it('leaves the feed to the app when the refresh or the page fails', async () => {
+    serve(() => json(401, { message: 'Unauthorized' }));
+    const refused = await load();
+    refused.startEarlyRequests('/feed', true);
+    expect((await refused.takeRefresh()).status).toBe(401);
+    expect(await refused.takeEarlyFeed()).toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/api/refresh']);
+
+    serve((path) =>
+      path === '/api/refresh' ? json(200, { accessToken: 't' }) : json(500, { message: 'Boom' }),
+    );
+    const failing = await load();
+    failing.startEarlyRequests('/feed', true);
+    expect(await failing.takeEarlyFeed()).toBeNull();
+    expect(document.head.querySelectorAll('link[rel=preload]')).toHaveLength(0);
+
+    serve(() => Promise.reject(new TypeError('Failed to fetch')));
+    const offline = await load();
+    offline.startEarlyRequests('/feed', true);
+    await expect(offline.takeRefresh()).rejects.toThrow('Failed to fetch');
+    expect(await offline.takeEarlyFeed()).toBeNull();
+  });
+});

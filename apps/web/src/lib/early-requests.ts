@@ -1,0 +1,82 @@
+/**
+ * The first requests of a returning visitor's page, started by boot.ts while the app's code is still
+ * downloading. Without this, restoring a remembered session waited for the whole bundle, the screen's
+ * chunk and React's first render, and the feed waited for the restore: on a phone network that chain
+ * was most of the time to the first photo (docs/performance.md, Lighthouse).
+ *
+ * Each response is handed over once. The refresh token rotates on use, so the app must take the early
+ * refresh instead of sending its own; anything not taken is simply not used.
+ */
+import type { PagedPostsResponse } from '@cats/contracts';
+import {
+  FEED_IMAGE_SIZES,
+  PHONE_WIDTHS,
+  WIDE_QUERY,
+  WIDE_WIDTHS,
+  srcSet,
+} from '../components/post/image-sources.ts';
+
+let refresh: Promise<Response> | null = null;
+let feed: Promise<Response | null> | null = null;
+
+/** GET /api/refresh as the app sends it (api-client's refreshSession). */
+const fetchRefresh = () => fetch('/api/refresh', { credentials: 'include' });
+
+export function startEarlyRequests(pathname: string, remembered: boolean): void {
+  if (!remembered || refresh) return;
+  refresh = fetchRefresh();
+  if (pathname === '/feed') {
+    feed = refresh
+      .then(async (res) => {
+        if (!res.ok) return null;
+        const { accessToken } = (await res.clone().json()) as { accessToken: string };
+        const page = await fetch('/api/feed/1', { headers: { authorization: `Bearer ${accessToken}` } });
+        if (page.ok) preloadFirstImage((await page.clone().json()) as PagedPostsResponse);
+        return page;
+      })
+      .catch(() => null);
+  }
+}
+
+/**
+ * The first card's photo is the page's largest paint. Its request would otherwise wait for the app to
+ * render the card; a preload with the card's own srcset and sizes (and its picture's media split)
+ * starts it now, and the browser reuses the response for the <img>.
+ */
+function preloadFirstImage(page: PagedPostsResponse): void {
+  const image = page.posts[0]?.image;
+  if (!image) return;
+  const links: [string, string][] = [
+    [srcSet(image.variants, WIDE_WIDTHS), WIDE_QUERY],
+    [srcSet(image.variants, PHONE_WIDTHS), `not all and ${WIDE_QUERY}`],
+  ];
+  for (const [imageSrcset, media] of links) {
+    if (!imageSrcset) continue;
+    const link = document.createElement('link');
+    const attributes = {
+      rel: 'preload',
+      as: 'image',
+      imagesrcset: imageSrcset,
+      imagesizes: FEED_IMAGE_SIZES,
+    };
+    for (const [name, value] of Object.entries({ ...attributes, media, fetchpriority: 'high' })) {
+      link.setAttribute(name, value);
+    }
+    document.head.append(link);
+  }
+}
+
+/** The early refresh, or a new one when none was started (or it was already taken). */
+export function takeRefresh(): Promise<Response> {
+  const early = refresh;
+  refresh = null;
+  return early ?? fetchRefresh();
+}
+
+/** The early first feed page when it arrived intact; otherwise null and the caller asks as usual. */
+export async function takeEarlyFeed(): Promise<unknown> {
+  const early = feed;
+  feed = null;
+  const res = early ? await early : null;
+  return res?.ok ? res.json() : null;
+}
