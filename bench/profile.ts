@@ -4,6 +4,7 @@
  * the load, stops the server and prints the functions with the most self time.
  *
  *   npx tsx bench/profile.ts [--profile small] [--path /api/feed/1] [--seconds 15] [--connections 10]
+ *     [--method PUT --body '{}']   (a write; ':post' in the path becomes one of the viewer's feed posts)
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -78,6 +79,8 @@ async function main() {
       path: { type: 'string', default: '/api/feed/1' },
       seconds: { type: 'string', default: '15' },
       connections: { type: 'string', default: '10' },
+      method: { type: 'string', default: 'GET' },
+      body: { type: 'string' },
     },
   });
   const runDir = join(WORK_DIR, `profile-${Date.now()}`);
@@ -111,12 +114,13 @@ async function main() {
       warmupS: 3,
       requests: [
         request(
-          'GET',
+          values.method,
           () => {
             current = pick(viewers);
             return values.path.replace(':post', pick(current.postIds));
           },
           () => ({ authorization: `Bearer ${current.token}` }),
+          values.body === undefined ? undefined : () => values.body!,
         ),
       ],
     });

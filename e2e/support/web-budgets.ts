@@ -3,7 +3,7 @@
  * JavaScript the landing page loads, where the map library loads, and Lighthouse scores. Used by
  * e2e/budgets.e2e.ts and by `npm run bench` (bench/run.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -181,6 +181,11 @@ async function lighthouseOnce(
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
+  // LIGHTHOUSE_JSON_DIR=dir keeps each full report, to read what limits a score (docs/performance.md).
+  if (process.env.LIGHTHOUSE_JSON_DIR) {
+    const name = `${new URL(url).pathname.replace(/\W+/g, '_') || 'root'}-${Date.now()}.json`;
+    writeFileSync(join(process.env.LIGHTHOUSE_JSON_DIR, name), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
