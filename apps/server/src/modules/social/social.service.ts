@@ -49,18 +49,17 @@ export async function toggleLike(
   rawPostId: string,
 ): Promise<{ _id: string; greatCat: string[] }> {
   const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
+  let likers: string[] | null;
   try {
-    return await deps.db.transaction(async (tx) => {
-      const post = await repo.findPostAccess(tx, postId, viewer.userId);
-      if (!post?.visible) throw notFound(SOCIAL_MESSAGES.postNotFound);
-      await repo.toggleLike(tx, postId, viewer.userId);
-      return { _id: postId, greatCat: await repo.likerIds(tx, postId) };
-    });
+    likers = await repo.toggleVisibleLike(deps.db, postId, viewer.userId);
   } catch (err) {
     // The post was deleted between the check and the insert.
     if (repo.isForeignKeyViolation(err)) throw notFound(SOCIAL_MESSAGES.postNotFound);
     throw err;
   }
+  // A post hidden by the viewer, or by someone they share a block with, does not exist for them.
+  if (!likers) throw notFound(SOCIAL_MESSAGES.postNotFound);
+  return { _id: postId, greatCat: likers };
 }
 
 async function commentsOf(
@@ -98,14 +97,16 @@ export async function createComment(
 ): Promise<CommentsResponse> {
   // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database.
   if (text.includes('\u0000')) throw badRequest(SOCIAL_MESSAGES.invalidCharacters);
-  const post = await visiblePost(deps, viewer, rawPostId);
+  const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
+  let added: { postOwnerId: string } | null;
   try {
-    await repo.insertComment(deps.db, post.id, viewer.userId, text);
+    added = await repo.insertVisibleComment(deps.db, postId, viewer.userId, text);
   } catch (err) {
     if (repo.isForeignKeyViolation(err)) throw notFound(SOCIAL_MESSAGES.postNotFound);
     throw err;
   }
-  return commentsOf(deps, viewer, post);
+  if (!added) throw notFound(SOCIAL_MESSAGES.postNotFound);
+  return commentsOf(deps, viewer, { id: postId, userId: added.postOwnerId });
 }
 
 /** The author may delete their comment, the post's owner any comment on the post. */
