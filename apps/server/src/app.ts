@@ -94,7 +94,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (config.REDIS_URL) {
     const redisUrl = config.REDIS_URL;
     app.addHook('onClose', () => releaseRedis(redisUrl));
-    await redisReady(acquireRedis(redisUrl));
+    await redisReady(await acquireRedis(redisUrl));
   }
   await app.register(authPlugin, { secret: deps.jwtSecret });
   // Before the routes: it attaches per-user write and upload limits to each write route as it is added.

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * The Redis connection shared by everything that must agree across instances (rate-limit counters).
@@ -10,7 +11,12 @@ import { Redis } from 'ioredis';
  */
 const clients = new Map<string, { client: Redis; refs: number }>();
 
-export function acquireRedis(url: string): Redis {
+/** ioredis is loaded on first use: ~13 MB resident that a server without REDIS_URL never needs. */
+let ioredis: Promise<typeof IORedis> | null = null;
+
+export async function acquireRedis(url: string): Promise<Redis> {
+  const { Redis } = await (ioredis ??= import('ioredis'));
+  // From here on synchronous: concurrent callers for one URL share one client.
   const existing = clients.get(url);
   if (existing) {
     existing.refs += 1;

@@ -1,12 +1,6 @@
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type * as AwsS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { MediaStorage } from './storage.ts';
 import { assertMediaKey } from './storage.ts';
 
@@ -26,15 +20,28 @@ function isNotFound(err: unknown): boolean {
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 }
 
-/** Media in an S3-compatible bucket. Objects are immutable (content-addressed keys). */
+type S3Sdk = typeof AwsS3;
+
+/**
+ * Media in an S3-compatible bucket. Objects are immutable (content-addressed keys).
+ *
+ * The AWS SDK is loaded when the first S3Storage is made, not when the server starts: it is ~11 MB of
+ * resident memory that a server on local disk (the default) never needs (docs/performance.md, Memory).
+ */
 export class S3Storage implements MediaStorage {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
+  private readonly ready: Promise<{ sdk: S3Sdk; client: S3Client }>;
   private readonly bucket: string;
 
   constructor(opts: S3StorageOptions) {
     this.bucket = opts.bucket;
-    this.client = new S3Client({
+    this.ready = import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: S3Storage.client(sdk, opts) }));
+    // A failed load is reported by the first operation that awaits it, not as an unhandled rejection.
+    this.ready.catch(() => undefined);
+  }
+
+  private static client(sdk: S3Sdk, opts: S3StorageOptions): S3Client {
+    return new sdk.S3Client({
       region: opts.region,
       ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
       // Path-style URLs work with every S3-compatible server (no wildcard DNS needed).
@@ -51,8 +58,9 @@ export class S3Storage implements MediaStorage {
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     assertMediaKey(key);
-    await this.client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.ready;
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.bucket,
         Key: key,
         Body: body,
@@ -65,8 +73,9 @@ export class S3Storage implements MediaStorage {
 
   async get(key: string) {
     assertMediaKey(key);
+    const { sdk, client } = await this.ready;
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!out.Body) return null;
       return {
         body: out.Body as Readable,
@@ -81,8 +90,9 @@ export class S3Storage implements MediaStorage {
 
   async exists(key: string): Promise<boolean> {
     assertMediaKey(key);
+    const { sdk, client } = await this.ready;
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
@@ -91,10 +101,11 @@ export class S3Storage implements MediaStorage {
   }
 
   private async *listObjects(prefix: string) {
+    const { sdk, client } = await this.ready;
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) if (object.Key) yield object;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -105,10 +116,11 @@ export class S3Storage implements MediaStorage {
     if (!PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
     const keys: string[] = [];
     for await (const object of this.listObjects(`${prefix}/`)) keys.push(object.Key!);
+    const { sdk, client } = await this.ready;
     // One DELETE per object: a prefix holds a handful of variants, and DeleteObjects needs a
     // Content-MD5 that not every S3-compatible server accepts alike.
     await Promise.all(
-      keys.map((Key) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key }))),
+      keys.map((Key) => client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }))),
     );
   }
 
@@ -130,6 +142,7 @@ export class S3Storage implements MediaStorage {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    const loaded = await this.ready.catch(() => null);
+    loaded?.client.destroy();
   }
 }
