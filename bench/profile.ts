@@ -81,6 +81,8 @@ async function main() {
       connections: { type: 'string', default: '10' },
       method: { type: 'string', default: 'GET' },
       body: { type: 'string' },
+      /** Extra flags for the server's node, e.g. --node-arg=--max-semi-space-size=32 */
+      'node-arg': { type: 'string', multiple: true, default: [] },
     },
   });
   const runDir = join(WORK_DIR, `profile-${Date.now()}`);
@@ -102,7 +104,7 @@ async function main() {
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
     },
     join(runDir, 'server.log'),
-    ['--cpu-prof', `--cpu-prof-dir=${join(runDir, 'prof')}`],
+    ['--cpu-prof', `--cpu-prof-dir=${join(runDir, 'prof')}`, ...values['node-arg']],
   );
   try {
     const viewers = await prepareViewers(server.url, 5, 1);

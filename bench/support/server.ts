@@ -56,6 +56,23 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The node flags `npm start` gives the server (package.json), so the bench measures the server as it
+ * is run. --max-semi-space-size=32: at 50 connections V8's default young generation promoted each
+ * request's short-lived rows and strings, and garbage collection took 25 % of the thread; with 32 MB
+ * it takes 11 % and the feed serves ~27 % more (docs/performance.md, Memory).
+ */
+export function startScriptNodeFlags(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
+  const match = /\bnode((?: --[\w=-]+)*) apps\/server\/dist\/server\.js/.exec(scripts.start ?? '');
+  if (!match) throw new Error('package.json start script does not run apps/server/dist/server.js with node');
+  return match[1]!.trim().split(' ').filter(Boolean);
+}
+
 /** Starts apps/server/dist/server.js with the given environment and waits until /api/health answers. */
 export async function startBenchServer(
   env: Record<string, string>,
@@ -66,7 +83,7 @@ export async function startBenchServer(
   const port = await freePort();
   const log = openSync(logFile, 'a');
   const started = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...startScriptNodeFlags(), ...nodeArgs, SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
