@@ -12,6 +12,7 @@ import {
   type MapViewport,
   type Post,
 } from '@cats/contracts';
+import { TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { exploreKeys, useExploreViewport } from '../api/get-explore.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
@@ -122,7 +123,7 @@ export default function ExploreMap() {
           <TileLayer
             url={config.data.tileUrl}
             attribution={config.data.attribution}
-            maxZoom={MAP_MAX_ZOOM}
+            {...TILE_LAYER_OPTIONS}
             errorTileUrl={BLANK_TILE}
             eventHandlers={tileEvents}
           />

@@ -11,6 +11,7 @@ import {
   type Post,
 } from '@cats/contracts';
 import { PostCard } from '../../../components/post/post-card.tsx';
+import { TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { useGroupMap } from '../api/get-group-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
@@ -92,7 +93,11 @@ export default function GroupMap({ groupId }: { groupId: string }) {
           maxZoom={MAP_MAX_ZOOM}
           worldCopyJump
         >
-          <TileLayer url={config.data.tileUrl} attribution={config.data.attribution} />
+          <TileLayer
+            url={config.data.tileUrl}
+            attribution={config.data.attribution}
+            {...TILE_LAYER_OPTIONS}
+          />
           {posts.map((post) => (
             <Marker
               key={post._id}

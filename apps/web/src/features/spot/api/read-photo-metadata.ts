@@ -17,7 +17,9 @@ export async function readPhotoMetadata(file: File): Promise<PhotoMetadata> {
     const latitude = tags?.latitude;
     const longitude = tags?.longitude;
     const coordinates =
-      isCoordinate(latitude, 'latitude') && isCoordinate(longitude, 'longitude') ? { latitude, longitude } : null;
+      isCoordinate(latitude, 'latitude') && isCoordinate(longitude, 'longitude')
+        ? { latitude, longitude }
+        : null;
     const exifData: Record<string, unknown> = {};
     if (coordinates) Object.assign(exifData, coordinates);
     if (tags?.DateTimeOriginal instanceof Date && !Number.isNaN(tags.DateTimeOriginal.getTime())) {
