@@ -93,7 +93,7 @@ describe('early requests (boot.ts)', () => {
     expect(await early.takeEarlyFeed()).toBeNull();
 
     const other = await load();
-    other.startEarlyRequests('/explore', true);
+    other.startEarlyRequests('/profile/me', true);
     expect(await other.takeEarlyFeed()).toBeNull();
     expect(calls.map((c) => c.path)).toEqual(['/api/refresh']);
   });
@@ -119,5 +119,31 @@ describe('early requests (boot.ts)', () => {
     offline.startEarlyRequests('/feed', true);
     await expect(offline.takeRefresh()).rejects.toThrow('Failed to fetch');
     expect(await offline.takeEarlyFeed()).toBeNull();
+  });
+
+  it('on /explore: the public map configuration, even before the session, and a preconnect to its tiles', async () => {
+    const config = { tileUrl: 'https://tile.example.org/{z}/{x}/{y}.png', attribution: '© OSM' };
+    serve((path) =>
+      path === '/api/config/map' ? json(200, config) : json(401, { message: 'Unauthorized' }),
+    );
+    const early = await load();
+    early.startEarlyRequests('/explore', false);
+    expect(await early.takeEarlyMapConfig()).toEqual(config);
+    expect(await early.takeEarlyMapConfig()).toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/api/config/map']);
+    const preconnect = document.head.querySelector('link[rel=preconnect]');
+    expect(preconnect?.getAttribute('href')).toBe('https://tile.example.org');
+
+    // Same-origin tiles and {s} templates need no preconnect; a failed answer is left to the app.
+    document.head.innerHTML = '';
+    serve(() => json(200, { tileUrl: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '' }));
+    const subdomains = await load();
+    subdomains.startEarlyRequests('/explore', true);
+    expect(await subdomains.takeEarlyMapConfig()).not.toBeNull();
+    expect(document.head.querySelector('link[rel=preconnect]')).toBeNull();
+    serve(() => json(503, { message: 'Down' }));
+    const down = await load();
+    down.startEarlyRequests('/explore', false);
+    expect(await down.takeEarlyMapConfig()).toBeNull();
   });
 });

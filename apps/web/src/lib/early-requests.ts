@@ -18,11 +18,21 @@ import {
 
 let refresh: Promise<Response> | null = null;
 let feed: Promise<Response | null> | null = null;
+let mapConfig: Promise<Response | null> | null = null;
 
 /** GET /api/refresh as the app sends it (api-client's refreshSession). */
 const fetchRefresh = () => fetch('/api/refresh', { credentials: 'include' });
 
 export function startEarlyRequests(pathname: string, remembered: boolean): void {
+  // The map's tile source is public: the map can ask for tiles as soon as Leaflet has loaded.
+  if (pathname === '/explore' && !mapConfig) {
+    mapConfig = fetch('/api/config/map')
+      .then(async (res) => {
+        if (res.ok) preconnect(((await res.clone().json()) as { tileUrl: string }).tileUrl);
+        return res;
+      })
+      .catch(() => null);
+  }
   if (!remembered || refresh) return;
   refresh = fetchRefresh();
   if (pathname === '/feed') {
@@ -36,6 +46,23 @@ export function startEarlyRequests(pathname: string, remembered: boolean): void 
       })
       .catch(() => null);
   }
+}
+
+/** Opens the connection to a tile server on another origin while the map's code downloads. */
+function preconnect(tileUrlTemplate: string): void {
+  let origin: string;
+  try {
+    origin = new URL(tileUrlTemplate, window.location.href).origin;
+  } catch {
+    return;
+  }
+  // A {s} subdomain template names no single host; the app's own origin needs no preconnect.
+  if (origin.includes('{') || origin === window.location.origin) return;
+  const link = document.createElement('link');
+  link.setAttribute('rel', 'preconnect');
+  link.setAttribute('href', origin);
+  link.setAttribute('crossorigin', '');
+  document.head.append(link);
 }
 
 /**
@@ -77,6 +104,14 @@ export function takeRefresh(): Promise<Response> {
 export async function takeEarlyFeed(): Promise<unknown> {
   const early = feed;
   feed = null;
+  const res = early ? await early : null;
+  return res?.ok ? res.json() : null;
+}
+
+/** The early map configuration (/explore) when it arrived intact; otherwise null. */
+export async function takeEarlyMapConfig(): Promise<unknown> {
+  const early = mapConfig;
+  mapConfig = null;
   const res = early ? await early : null;
   return res?.ok ? res.json() : null;
 }

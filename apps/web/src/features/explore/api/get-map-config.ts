@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { MapConfigResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
+import { takeEarlyMapConfig } from '../../../lib/early-requests.ts';
 
 export const getMapConfig = (signal?: AbortSignal) =>
   api<MapConfigResponse>('/api/config/map', { signal, anonymous: true });
@@ -9,7 +10,9 @@ export const getMapConfig = (signal?: AbortSignal) =>
 export function useMapConfig() {
   return useQuery({
     queryKey: ['map-config'],
-    queryFn: ({ signal }) => getMapConfig(signal),
+    queryFn: async ({ signal }) =>
+      // On /explore it may already be on its way (lib/early-requests.ts, started by boot.ts).
+      ((await takeEarlyMapConfig()) as MapConfigResponse | null) ?? getMapConfig(signal),
     staleTime: Infinity,
     gcTime: Infinity,
   });
