@@ -57,21 +57,13 @@ export interface BenchServer {
 }
 
 /**
- * The node flags `npm start` gives the server (package.json), so the bench measures the server as it
- * is run. --max-semi-space-size=32: at 50 connections V8's default young generation promoted each
- * request's short-lived rows and strings, and garbage collection took 25 % of the thread; with 32 MB
- * it takes 11 % and the feed serves ~27 % more (docs/performance.md, Memory).
+ * Node flags README recommends for a server on PostgreSQL, which the bench uses there:
+ * --max-semi-space-size=32. At 50 connections on the feed V8's default young generation promoted each
+ * request's short-lived rows and strings and garbage collection took 25 % of the thread; with 32 MB it
+ * takes 11.5 % and the feed serves ~27 % more. It costs 30-50 MB of resident memory, which the embedded
+ * default (`npm start`, PGlite, idle budget 400 MB) cannot spare: measured in docs/performance.md.
  */
-export function startScriptNodeFlags(): string[] {
-  const scripts = (
-    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      scripts: Record<string, string>;
-    }
-  ).scripts;
-  const match = /\bnode((?: --[\w=-]+)*) apps\/server\/dist\/server\.js/.exec(scripts.start ?? '');
-  if (!match) throw new Error('package.json start script does not run apps/server/dist/server.js with node');
-  return match[1]!.trim().split(' ').filter(Boolean);
-}
+export const POSTGRES_NODE_FLAGS = ['--max-semi-space-size=32'];
 
 /** Starts apps/server/dist/server.js with the given environment and waits until /api/health answers. */
 export async function startBenchServer(
@@ -83,7 +75,8 @@ export async function startBenchServer(
   const port = await freePort();
   const log = openSync(logFile, 'a');
   const started = Date.now();
-  const child = spawn(process.execPath, [...startScriptNodeFlags(), ...nodeArgs, SERVER_ENTRY], {
+  const flags = env.DATABASE_URL ? POSTGRES_NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...flags, ...nodeArgs, SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
