@@ -1,9 +1,10 @@
 /**
  * The short benchmark (`npm run bench:ci` runs it, then the bundle-size, axe and Lighthouse checks):
  * the `ci` profile (5,000 posts, every load three times for 3 s after 2 s of warm-up, the median run
- * counts), compared with bench/baseline.json. Not in .ci/run yet: docs/performance.md says why. It fails on errors, or when a figure is more than 50 % worse than its baseline
- * AND past a generous absolute floor: two cores shared with other work make single figures noisy, and
- * the floors keep noise on already-fast figures from failing the build.
+ * counts), compared with bench/baseline.json; .ci/run runs it. It fails on errors, or when a figure is
+ * more than 50 % worse than its baseline AND past a generous absolute floor, in two runs one after the
+ * other: two cores shared with other work make single figures noisy, and the floors and the confirming
+ * run keep noise from failing the build.
  *
  *   npx tsx bench/ci.ts                   compare (PGlite; PostgreSQL with DATABASE_URL)
  *   npx tsx bench/ci.ts --write-baseline  record this machine's figures as the new baseline
@@ -99,14 +100,17 @@ export function compare(
   return { lines, failures };
 }
 
-async function main() {
-  const { values } = parseArgs({ options: { 'write-baseline': { type: 'boolean', default: false } } });
-  const result = await runBench({
+const measureCi = () =>
+  runBench({
     profile: PROFILES.ci!,
     databaseUrl: process.env.DATABASE_URL || undefined,
     web: false,
     logLevel: 'info',
   });
+
+async function main() {
+  const { values } = parseArgs({ options: { 'write-baseline': { type: 'boolean', default: false } } });
+  const result = await measureCi();
   const kind = result.database.kind;
   const figures = Object.fromEntries(METRICS.map((m) => [m.name, m.read(result)]));
   const baseline: Baseline = existsSync(BASELINE)
@@ -125,14 +129,26 @@ async function main() {
   const base = baseline[kind];
   if (!base)
     throw new Error(`bench/baseline.json has no ${kind} figures: run npx tsx bench/ci.ts --write-baseline`);
-  const { lines, failures } = compare(result, base.figures);
-  console.log(`\nbench:ci on ${kind}, against the baseline of ${base.recorded} (${base.machine}):`);
-  for (const line of lines) console.log(`  ${line}`);
+  const report = (run: RunResult, label: string) => {
+    const { lines, failures } = compare(run, base.figures);
+    console.log(
+      `\nbench:ci on ${kind} (${label}), against the baseline of ${base.recorded} (${base.machine}):`,
+    );
+    for (const line of lines) console.log(`  ${line}`);
+    return failures;
+  };
+  let failures = report(result, 'first run');
+  if (failures.length > 0) {
+    // Two shared cores make one run's figure an outlier now and then; a regression in the code shows
+    // in a second run too. Only what fails twice fails the build.
+    console.log(`\nfirst run over the line (${failures.join('; ')}): measuring once more to confirm`);
+    failures = report(await measureCi(), 'confirming run');
+  }
   if (failures.length > 0) {
     console.error(`\nbench:ci FAILED:\n  ${failures.join('\n  ')}`);
     process.exitCode = 1;
   } else {
-    console.log(`\nbench:ci passed in ${result.durationS} s`);
+    console.log(`\nbench:ci passed in ${result.durationS} s (first run)`);
   }
 }
 
