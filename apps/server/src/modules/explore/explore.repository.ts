@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
+import { rowsOf, type RawRow } from '../../db/raw-results.ts';
 
 /** A post on the public map, with its exact position and the owner's precision choice. */
 export interface MapPointRow {
@@ -28,11 +29,7 @@ export interface MapChange {
   postId: string;
 }
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] =>
-  Array.isArray(result) ? (result as Row[]) : ((result as { rows: Row[] }).rows ?? []);
-
-const toPoint = (r: Row): MapPointRow => ({
+const toPoint = (r: RawRow): MapPointRow => ({
   id: String(r.id),
   userId: String(r.user_id),
   latitude: Number(r.latitude),

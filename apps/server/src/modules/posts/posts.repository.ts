@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
+import { splitIds } from '../../db/raw-results.ts';
 import { groupMembers, postGroups, posts, users } from '../../db/schema/index.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
@@ -169,9 +170,6 @@ function literalLimit(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`invalid limit ${limit}`);
   return sql.raw(String(limit)) as unknown as number;
 }
-
-/** "id,id,…" from string_agg (cheaper to split than a PostgreSQL array literal to parse). */
-const splitIds = (value: string): string[] => (value === '' ? [] : value.split(','));
 
 /**
  * Builds the listing with every value supplied by `bind`: the values themselves (a one-off query) or

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { rowsOf, splitIds } from '../../db/raw-results.ts';
 import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
 import { notBlockedWith, postVisibleTo } from './visibility.ts';
 
@@ -33,10 +34,6 @@ export async function findPostAccess(
     .where(eq(posts.id, postId));
   return row ? { ...row, visible: !row.blocked && !row.hiddenByViewer } : null;
 }
-
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] =>
-  Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []);
 
 /**
  * Toggles the viewer's like on a post they may see, and returns who likes it now (oldest first), in
@@ -79,8 +76,7 @@ export async function toggleVisibleLike(
     await ex.delete(likes).where(and(eq(likes.postId, postId), eq(likes.userId, viewerId)));
     return likerIds(ex, postId);
   }
-  const likers = typeof row.likers === 'string' ? row.likers : '';
-  return likers === '' ? [] : likers.split(',');
+  return splitIds(typeof row.likers === 'string' ? row.likers : '');
 }
 
 /** The post's greatCat: ids of the users who liked it, oldest like first. */

@@ -1,0 +1,13 @@
+/** Reading the results of raw SQL (`db.execute(sql…)`), which the two drivers shape differently. */
+
+export type RawRow = Record<string, unknown>;
+
+/** The rows of a raw query, whether the driver answers `{ rows }` or an array of rows. */
+export const rowsOf = (result: unknown): RawRow[] =>
+  Array.isArray(result) ? (result as RawRow[]) : ((result as { rows?: RawRow[] }).rows ?? []);
+
+/**
+ * The ids of a `string_agg(id::text, ',')` column ('' for none): cheaper for the server to split than
+ * a PostgreSQL array literal is to parse, and ids never contain commas.
+ */
+export const splitIds = (value: string): string[] => (value === '' ? [] : value.split(','));
