@@ -58,10 +58,12 @@ function preconnect(tileUrlTemplate: string): void {
   }
   // A {s} subdomain template names no single host; the app's own origin needs no preconnect.
   if (origin.includes('{') || origin === window.location.origin) return;
+  appendLink({ rel: 'preconnect', href: origin, crossorigin: '' });
+}
+
+function appendLink(attributes: Record<string, string>): void {
   const link = document.createElement('link');
-  link.setAttribute('rel', 'preconnect');
-  link.setAttribute('href', origin);
-  link.setAttribute('crossorigin', '');
+  for (const [name, value] of Object.entries(attributes)) link.setAttribute(name, value);
   document.head.append(link);
 }
 
@@ -77,19 +79,16 @@ function preloadFirstImage(page: PagedPostsResponse): void {
     [srcSet(image.variants, WIDE_WIDTHS), WIDE_QUERY],
     [srcSet(image.variants, PHONE_WIDTHS), `not all and ${WIDE_QUERY}`],
   ];
-  for (const [imageSrcset, media] of links) {
-    if (!imageSrcset) continue;
-    const link = document.createElement('link');
-    const attributes = {
+  for (const [imagesrcset, media] of links) {
+    if (!imagesrcset) continue;
+    appendLink({
       rel: 'preload',
       as: 'image',
-      imagesrcset: imageSrcset,
+      imagesrcset,
       imagesizes: FEED_IMAGE_SIZES,
-    };
-    for (const [name, value] of Object.entries({ ...attributes, media, fetchpriority: 'high' })) {
-      link.setAttribute(name, value);
-    }
-    document.head.append(link);
+      media,
+      fetchpriority: 'high',
+    });
   }
 }
 
@@ -101,17 +100,20 @@ export function takeRefresh(): Promise<Response> {
 }
 
 /** The early first feed page when it arrived intact; otherwise null and the caller asks as usual. */
-export async function takeEarlyFeed(): Promise<unknown> {
+export function takeEarlyFeed(): Promise<unknown> {
   const early = feed;
   feed = null;
-  const res = early ? await early : null;
-  return res?.ok ? res.json() : null;
+  return bodyIfOk(early);
 }
 
 /** The early map configuration (/explore) when it arrived intact; otherwise null. */
-export async function takeEarlyMapConfig(): Promise<unknown> {
+export function takeEarlyMapConfig(): Promise<unknown> {
   const early = mapConfig;
   mapConfig = null;
+  return bodyIfOk(early);
+}
+
+async function bodyIfOk(early: Promise<Response | null> | null): Promise<unknown> {
   const res = early ? await early : null;
   return res?.ok ? res.json() : null;
 }
