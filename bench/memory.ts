@@ -24,6 +24,11 @@ export const MEMORY_VARIANTS: Record<string, Record<string, string>> = {
   /** glibc: large blocks always mmap'd (returned on free), no dynamic threshold growth. */
   mmap128k: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' },
   jemalloc: { LD_PRELOAD: '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2' },
+  /** jemalloc returning freed pages within a second, from its own background thread. */
+  jemallocQuickDecay: {
+    LD_PRELOAD: '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
+    MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0',
+  },
 };
 
 async function main() {

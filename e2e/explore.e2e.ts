@@ -188,10 +188,19 @@ describe('explore', () => {
     const name = (await marker.getAttribute('title'))!;
     expect(name).toMatch(POST_MARKER);
     const box = await marker.boundingBox();
+    // The viewport answer carries markers only; the card's post loads when the pointer comes over it,
+    // and the click that follows finds it loaded.
+    const cardRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/explore/posts?')) cardRequests.push(r.url());
+    });
+    await marker.hover();
+    await expect.poll(() => cardRequests.length).toBe(1);
     await marker.click();
 
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
+    expect(cardRequests).toHaveLength(1);
     const picture = dialog.getByRole('img', { name });
     await expect
       .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))

@@ -357,7 +357,7 @@ export function renderRun(r: RunResult): string {
     details(r),
     '',
     ...(r.web ? [webDetails(r.web), ''] : []),
-    `Explore default view: ${r.http.explore.posts} posts and ${r.http.explore.clusters} clusters. ` +
+    `Explore default view: ${r.http.explore.markers} lone markers and ${r.http.explore.clusters} clusters. ` +
       `Uploads one at a time: ${r.uploads.singleMs.join(', ')} ms. ` +
       `Concurrent bursts (${r.uploads.concurrent.rounds} x ${r.uploads.concurrent.perRound}): wall ${r.uploads.concurrent.wallMs.join(', ')} ms. ` +
       `RSS after start ${r.rss.afterStartMb} MB. Page 200 by number and by cursor list the same posts: ${r.page200Consistent ? 'yes' : 'NO'}.`,

@@ -159,7 +159,7 @@ export interface HttpFigures {
   feedPage1At10: LoadFigures;
   feedPage200: LoadFigures;
   feedPage200Cursor: LoadFigures;
-  explore: LoadFigures & { payloadBytes: number; posts: number; clusters: number };
+  explore: LoadFigures & { payloadBytes: number; markers: number; clusters: number };
   likes: LoadFigures;
   comments: LoadFigures;
 }
@@ -209,12 +209,12 @@ export async function measureHttp(
   const explore = {
     ...exploreLoad,
     payloadBytes: Buffer.byteLength(sampleBody),
-    posts: parsed.posts.length,
+    markers: parsed.markers?.length ?? 0,
     clusters: parsed.clusters?.length ?? 0,
   };
   show('explore default view', explore);
   log(
-    `  payload ${(explore.payloadBytes / 1024).toFixed(1)} KB: ${explore.posts} posts, ${explore.clusters} clusters`,
+    `  payload ${(explore.payloadBytes / 1024).toFixed(1)} KB: ${explore.markers} lone markers, ${explore.clusters} clusters`,
   );
 
   const write = (

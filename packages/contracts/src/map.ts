@@ -56,15 +56,36 @@ export const mapClusterSchema = z.object({
 export type MapCluster = z.infer<typeof mapClusterSchema>;
 
 /**
- * Without a viewport: `{posts}`, every post on the viewer's map (location shown, valid coordinates,
- * not hidden or blocked either way). With one: `{posts, clusters}` for that area, where `posts` are
- * the ones standing alone at that zoom.
+ * A post standing alone at the viewport's zoom: what its marker needs, no more. The detail card loads
+ * the post itself (`GET /api/explore/posts`) when the marker is opened, so the map's answer stays small
+ * however many likes and comments its posts have.
+ */
+export const mapMarkerSchema = z.object({
+  _id: z.string(),
+  /** Exact for the viewer's own posts and owners who chose exact; else the ~500 m grid-cell centre. */
+  latitude: z.number(),
+  longitude: z.number(),
+  /** 64 px picture. */
+  previewUrl: z.string(),
+  /** With the author's name, the marker's text alternative (the same as the card picture's). */
+  catName: z.string().nullable(),
+  username: z.string(),
+});
+export type MapMarker = z.infer<typeof mapMarkerSchema>;
+
+/**
+ * Without a viewport (the spec's call): `{posts}`, every post on the viewer's map in full (location
+ * shown, valid coordinates, not hidden or blocked either way). With one: `{markers, clusters}` for
+ * that area, where markers are the posts standing alone at that zoom.
  */
 export const exploreResponseSchema = z.object({
-  posts: z.array(postSchema),
+  posts: z.array(postSchema).optional(),
+  markers: z.array(mapMarkerSchema).optional(),
   clusters: z.array(mapClusterSchema).optional(),
 });
 export type ExploreResponse = z.infer<typeof exploreResponseSchema>;
+export type ExploreAllResponse = { posts: z.infer<typeof postSchema>[] };
+export type ExploreViewportResponse = { markers: MapMarker[]; clusters: MapCluster[] };
 
 /** `GET /api/explore/posts?ids=a,b`: the detail card's posts (a marker's, or a stack's). */
 export const explorePostsQuerySchema = z.object({

@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf, type RawRow } from '../../db/raw-results.ts';
+import { posts, users } from '../../db/schema/index.ts';
 
 /** A post on the public map, with its exact position and the owner's precision choice. */
 export interface MapPointRow {
@@ -164,4 +165,47 @@ export async function viewerExclusions(
   );
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
   return { hiddenPostIds: list(row?.hidden), blockedUserIds: list(row?.blocked) };
+}
+
+/** What a lone marker shows besides the index's public position. */
+export interface MarkerDetailRow {
+  id: string;
+  userId: string;
+  catName: string | null;
+  username: string;
+  /** Exact: only ever sent to the post's owner. */
+  latitude: number | null;
+  longitude: number | null;
+}
+
+function prepareMarkerDetails(db: Executor) {
+  return db
+    .select({
+      id: posts.id,
+      userId: posts.userId,
+      catName: posts.catName,
+      username: users.username,
+      latitude: posts.latitude,
+      longitude: posts.longitude,
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.userId))
+    .where(sql`${posts.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('map_marker_details');
+}
+/** A viewport asks this on every request: one prepared statement per database. */
+const markerDetailQueries = new WeakMap<Executor, ReturnType<typeof prepareMarkerDetails>>();
+
+/**
+ * The cat's name, author and exact position of some posts, by id (a viewport's lone markers). Ids of
+ * posts deleted since the map index last looked are simply absent.
+ */
+export async function markerDetails(db: Executor, postIds: readonly string[]): Promise<MarkerDetailRow[]> {
+  if (postIds.length === 0) return [];
+  let query = markerDetailQueries.get(db);
+  if (!query) {
+    query = prepareMarkerDetails(db);
+    markerDetailQueries.set(db, query);
+  }
+  return query.execute({ ids: postIds });
 }

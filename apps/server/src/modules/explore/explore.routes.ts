@@ -39,9 +39,10 @@ export const exploreRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "Without parameters (the spec's call): {posts}, the posts whose location the viewer may see " +
           '(location switch on, valid coordinates, not hidden, no block either way), newest first, at most ' +
-          `${EXPLORE_ALL_MAX}. With west, south, east, north (degrees) and zoom: {posts, clusters} for that viewport, ` +
-          'where posts are the ones standing alone at that zoom. Positions are the ~500 m grid-cell ' +
-          'centre unless the viewer owns the post or the owner chose exact public locations.',
+          `${EXPLORE_ALL_MAX}. With west, south, east, north (degrees) and zoom: {markers, clusters} for that ` +
+          'viewport, where markers are the posts standing alone at that zoom (position, 64 px picture, ' +
+          'cat name and author; the card loads the post from /api/explore/posts). Positions are the ' +
+          '~500 m grid-cell centre unless the viewer owns the post or the owner chose exact public locations.',
         querystring: exploreQuerySchema,
         security,
         response: { 200: exploreResponseSchema, ...errors },

@@ -5,18 +5,20 @@ import {
   MAP_MARKER_SIZE,
   MAP_STACK_MAX,
   isUuid,
-  type ExploreResponse,
+  type ExploreViewportResponse,
   type MapCluster,
+  type MapMarker,
   type MapViewport,
   type Post,
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
+import { visibleUsername } from '../../lib/user-summary.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { listAllPosts, toPostView } from '../posts/post-view.ts';
 import { selectVisiblePosts } from '../posts/posts.repository.ts';
-import { viewerExclusions } from './explore.repository.ts';
+import { markerDetails, viewerExclusions } from './explore.repository.ts';
 import { AreaTooLargeError } from './map-index.ts';
 import type { MapStore } from './map-store.ts';
 
@@ -55,16 +57,17 @@ export async function mapPostsById(
 }
 
 /**
- * One viewport at one zoom: lone posts in full (so a marker opens its card at once) and clusters. The
- * shared index holds public positions only; the viewer's hidden posts and blocked users are subtracted
- * from it, and lone posts go through the posts module's visibility query and serialiser, which gives
- * the owner their exact position and everyone else the public one.
+ * One viewport at one zoom: lone markers and clusters. The shared index holds public positions only;
+ * the viewer's hidden posts and blocked users are subtracted from it. A lone marker carries what the
+ * map draws (position, picture, text alternative); its card loads the post when opened. The viewer's
+ * own posts are placed at their exact position, as their cards show it; everyone else's at the public
+ * one the index holds (exact only when the owner chose so).
  */
 export async function viewportMap(
   deps: ExploreDeps,
   viewer: AuthContext,
   viewport: MapViewport,
-): Promise<Required<ExploreResponse>> {
+): Promise<ExploreViewportResponse> {
   const excluded = await viewerExclusions(deps.db, viewer.userId);
   const index = await deps.store.current();
   let result;
@@ -78,11 +81,28 @@ export async function viewportMap(
     if (err instanceof AreaTooLargeError) throw badRequest(EXPLORE_MESSAGES.areaTooLarge);
     throw err;
   }
-  const posts = await mapPostsById(
-    deps,
-    viewer,
-    result.singles.map((p) => p.id),
+  const details = new Map(
+    (
+      await markerDetails(
+        deps.db,
+        result.singles.map((p) => p.id),
+      )
+    ).map((row) => [row.id, row]),
   );
+  const markers: MapMarker[] = [];
+  for (const point of result.singles) {
+    const detail = details.get(point.id);
+    if (!detail) continue; // deleted since the index looked
+    const own = detail.userId === viewer.userId && detail.latitude !== null && detail.longitude !== null;
+    markers.push({
+      _id: point.id,
+      latitude: own ? detail.latitude! : point.latitude,
+      longitude: own ? detail.longitude! : point.longitude,
+      previewUrl: mediaUrl(deps.publicBase, variantKey(point.mediaKey, MAP_MARKER_SIZE)),
+      catName: detail.catName,
+      username: visibleUsername(viewer, { id: detail.userId, username: detail.username }),
+    });
+  }
   const clusters: MapCluster[] = result.clusters.map((c) => ({
     id: c.id,
     latitude: c.latitude,
@@ -91,7 +111,7 @@ export async function viewportMap(
     previewUrl: mediaUrl(deps.publicBase, variantKey(c.representative.mediaKey, MAP_MARKER_SIZE)),
     expansionZoom: c.expansionZoom,
   }));
-  return { posts, clusters };
+  return { markers, clusters };
 }
 
 /** The posts of one cluster of the viewer's map (a spot no zoom can split), newest first. */

@@ -44,8 +44,12 @@ async function clusterPosts(auth: Auth, clusterId: string): Promise<Post[]> {
 
 /** Post ids a viewer sees in a viewport, whether alone or inside a cluster's count. */
 function counted(body: ExploreResponse): number {
-  return body.posts.length + (body.clusters ?? []).reduce((sum, c) => sum + c.count, 0);
+  const alone = body.markers ?? body.posts ?? [];
+  return alone.length + (body.clusters ?? []).reduce((sum, c) => sum + c.count, 0);
 }
+
+/** The lone markers' post ids of a viewport answer. */
+const markerIds = (body: ExploreResponse): string[] => body.markers!.map((m) => m._id);
 
 const MALAGA = { latitude: 36.72123, longitude: -4.42137 };
 const SPAIN = { west: -10, south: 35, east: 4, north: 44 };
@@ -102,8 +106,9 @@ describe('GET /api/explore: what is on the map', () => {
   it('lists only posts with the switch on, valid coordinates, not hidden and no block either way', async () => {
     const { body } = await explore(auth);
     expect(body.clusters).toBeUndefined();
+    expect(body.markers).toBeUndefined();
     expect(
-      mine(body.posts)
+      mine(body.posts!)
         .map((p) => p._id)
         .sort(),
     ).toEqual([ids.shown, ids.exact, ids.own].sort());
@@ -111,7 +116,7 @@ describe('GET /api/explore: what is on the map', () => {
 
   it('shows others the grid-cell centre, the owner and owners who chose it the exact spot', async () => {
     const { body, raw } = await explore(auth);
-    const byId = new Map(body.posts.map((p) => [p._id, p]));
+    const byId = new Map(body.posts!.map((p) => [p._id, p]));
     const [shownRow] = await t.db.select().from(posts).where(eq(posts.id, ids.shown));
     const approx = approximateLocation(shownRow!.latitude!, shownRow!.longitude!);
     expect(byId.get(ids.shown)).toMatchObject({ ...approx, locationPrecision: 'approximate' });
@@ -133,7 +138,7 @@ describe('GET /api/explore: what is on the map', () => {
     for (const zoom of [3, 8, 12, 16]) {
       const { body } = await explore(auth, { ...area, zoom });
       expect(counted(body), `zoom ${zoom}`).toBe(3);
-      for (const post of body.posts) expect([ids.shown, ids.exact, ids.own]).toContain(post._id);
+      for (const id of markerIds(body)) expect([ids.shown, ids.exact, ids.own]).toContain(id);
       for (const c of body.clusters ?? []) {
         const members = await clusterPosts(auth, c.id);
         expect(members.length).toBeGreaterThan(0);
@@ -141,14 +146,33 @@ describe('GET /api/explore: what is on the map', () => {
       }
     }
     const { body } = await explore(auth, { ...area, zoom: 16 });
-    expect(body.posts.map((p) => p._id).sort()).toEqual([ids.shown, ids.exact, ids.own].sort());
+    expect(markerIds(body).sort()).toEqual([ids.shown, ids.exact, ids.own].sort());
+  });
+
+  it('gives each lone marker its picture, text and the position the card would show', async () => {
+    const { body, raw } = await explore(auth, { ...area, zoom: 16 });
+    const spec = (await explore(auth)).body.posts!;
+    for (const marker of body.markers!) {
+      const post = spec.find((p) => p._id === marker._id)!;
+      expect(marker).toEqual({
+        _id: post._id,
+        latitude: post.latitude,
+        longitude: post.longitude,
+        previewUrl: post.image.variants['64'],
+        catName: post.catName,
+        username: post.user.username,
+      });
+    }
+    const [shownRow] = await t.db.select().from(posts).where(eq(posts.id, ids.shown));
+    expect(raw).not.toContain(String(shownRow!.latitude));
+    expect(body.markers!.find((m) => m._id === ids.own)).toMatchObject({ latitude: 10.512123 });
   });
 
   it('blocks both ways: the blocked user does not see the viewer either', async () => {
     const [blockRow] = await t.db.select().from(blocks).where(eq(blocks.blockerId, viewer.id));
     const blockedAuth = await as({ id: blockRow!.blockedId });
     const { body } = await explore(blockedAuth, { ...area, zoom: 16 });
-    expect(body.posts.map((p) => p._id)).not.toContain(ids.own);
+    expect(markerIds(body)).not.toContain(ids.own);
     // shown, hidden (only the viewer hid it), exact, their own and the one by the user who blocked the viewer
     expect(counted(body)).toBe(5);
   });
@@ -159,10 +183,10 @@ describe('GET /api/explore: what is on the map', () => {
     const box = { west: 21.4, south: 11.4, east: 21.6, north: 11.6, zoom: 16 };
     const a = await located(author.id, spot);
     const b = await located(author.id, { latitude: 11.51, longitude: 21.51 });
-    expect((await explore(auth, box)).body.posts.map((p) => p._id).sort()).toEqual([a.id, b.id].sort());
+    expect(markerIds((await explore(auth, box)).body).sort()).toEqual([a.id, b.id].sort());
 
     await t.db.insert(hiddenPosts).values({ userId: viewer.id, postId: a.id });
-    expect((await explore(auth, box)).body.posts.map((p) => p._id)).toEqual([b.id]);
+    expect(markerIds((await explore(auth, box)).body)).toEqual([b.id]);
 
     await t.db.update(posts).set({ showLocation: false }).where(eq(posts.id, b.id));
     expect(counted((await explore(auth, box)).body)).toBe(0);
@@ -177,7 +201,7 @@ describe('GET /api/explore: what is on the map', () => {
     await t.db.delete(posts).where(eq(posts.id, b.id));
     expect(counted((await explore(auth, box)).body)).toBe(0);
     const c = await located(author.id, spot);
-    expect((await explore(auth, box)).body.posts.map((p) => p._id)).toEqual([c.id]);
+    expect(markerIds((await explore(auth, box)).body)).toEqual([c.id]);
     await t.db.delete(users).where(eq(users.id, author.id));
     expect(counted((await explore(auth, box)).body)).toBe(0);
   });
@@ -187,7 +211,7 @@ describe('GET /api/explore: what is on the map', () => {
     if (t.database.kind !== 'postgres') ctx.skip();
     const author = await createUser(t.db);
     const box = { west: 23.4, south: 13.4, east: 23.6, north: 13.6, zoom: 16 };
-    const onMap = async () => (await explore(auth, box)).body.posts.map((p) => p._id).sort();
+    const onMap = async () => markerIds((await explore(auth, box)).body).sort();
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     let slowId: string | undefined;
@@ -224,7 +248,7 @@ describe('GET /api/explore: what is on the map', () => {
     const box = { west: 22.49, south: 12.495, east: 22.51, north: 12.505, zoom: MAP_MAX_ZOOM };
     const before = (await explore(auth, box)).body;
     // Two posts in one 500 m cell share its centre: a stack no zoom can split, placed at that centre.
-    expect(before.posts).toHaveLength(0);
+    expect(before.markers).toHaveLength(0);
     expect(before.clusters).toHaveLength(1);
     const centre = approximateLocation(exactSpot.latitude, exactSpot.longitude);
     expect(before.clusters![0]).toMatchObject({ count: 2, expansionZoom: MAP_MAX_ZOOM + 1 });
@@ -239,7 +263,7 @@ describe('GET /api/explore: what is on the map', () => {
     await t.db.update(users).set({ exactPublicLocation: true }).where(eq(users.id, owner.id));
     const after = (await explore(auth, box)).body;
     expect(counted(after)).toBe(2);
-    const alone = after.posts.find((p) => p._id === one.id) ?? after.clusters![0]!;
+    const alone = after.markers!.find((m) => m._id === one.id) ?? after.clusters![0]!;
     expect(alone.latitude).toBeCloseTo(exactSpot.latitude, 4);
   });
 
@@ -263,8 +287,8 @@ describe('GET /api/explore: what is on the map', () => {
   it('anonymises authors for the demo user', async () => {
     const demo = await as({ id: DEMO_USER_ID });
     const { body } = await explore(demo, { ...area, zoom: 16 });
-    expect(body.posts.length).toBeGreaterThan(0);
-    for (const p of body.posts) expect(p.user.username).toBe(ANONYMISED_USERNAME);
+    expect(body.markers!.length).toBeGreaterThan(0);
+    for (const m of body.markers!) expect(m.username).toBe(ANONYMISED_USERNAME);
   });
 });
 
@@ -310,7 +334,7 @@ describe('GET /api/explore with a viewport: clusters', () => {
 
   it('draws one cluster per region zoomed out, and lone posts zoomed in', async () => {
     const far = (await explore(auth, { ...SPAIN, zoom: 3 })).body;
-    expect(far.posts).toHaveLength(0);
+    expect(far.markers).toHaveLength(0);
     expect(far.clusters!.length).toBeLessThanOrEqual(2);
 
     const region = (await explore(auth, { west: -7, south: 36, east: -1.5, north: 38.5, zoom: 8 })).body;
@@ -319,13 +343,9 @@ describe('GET /api/explore with a viewport: clusters', () => {
 
     const city = { west: -4.46, south: 36.69, east: -4.38, north: 36.75 };
     const near = (await explore(auth, { ...city, zoom: 17 })).body;
-    expect(near.posts).toHaveLength(PER_CITY);
+    expect(near.markers).toHaveLength(PER_CITY);
     expect(near.clusters).toHaveLength(0);
-    for (const p of near.posts) {
-      expect(p.imageUrl).toMatch(/\/800\.webp$/);
-      expect(p.image.variants['64']).toMatch(/\/64\.webp$/);
-      expect(p.image.variants['400']).toMatch(/\/400\.webp$/);
-    }
+    for (const m of near.markers!) expect(m.previewUrl).toMatch(/\/64\.webp$/);
   });
 
   it('gives each cluster a position inside its posts, a 64 px picture and a zoom that splits it', async () => {
@@ -348,7 +368,7 @@ describe('GET /api/explore with a viewport: clusters', () => {
           zoom: c.expansionZoom,
         })
       ).body;
-      expect(split.posts.length + split.clusters!.length).toBeGreaterThan(1);
+      expect(split.markers!.length + split.clusters!.length).toBeGreaterThan(1);
     }
   });
 

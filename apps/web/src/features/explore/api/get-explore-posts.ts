@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Post } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 import { exploreKeys } from './get-explore.ts';
@@ -7,12 +7,22 @@ import { exploreKeys } from './get-explore.ts';
 export const getExplorePosts = (ids: readonly string[], signal?: AbortSignal) =>
   api<{ posts: Post[] }>(`/api/explore/posts?ids=${ids.map(encodeURIComponent).join(',')}`, { signal });
 
-/** `known`: the marker's post from the viewport answer, shown at once instead of waiting. */
-export function useExplorePosts(ids: readonly string[], known?: Post) {
-  return useQuery({
-    queryKey: exploreKeys.posts(ids),
-    queryFn: ({ signal }) => getExplorePosts(ids, signal),
-    enabled: ids.length > 0,
-    ...(known ? { initialData: { posts: [known] } } : {}),
-  });
+/**
+ * A card loaded in the last 10 s (by a hover, or opened before) is shown as it is; an older one is
+ * shown and refreshed. The card's own likes and comments patch it meanwhile.
+ */
+const explorePostsQuery = (ids: readonly string[]) => ({
+  queryKey: exploreKeys.posts(ids),
+  queryFn: ({ signal }: { signal: AbortSignal }) => getExplorePosts(ids, signal),
+  staleTime: 10_000,
+});
+
+/** The detail card's posts. */
+export function useExplorePosts(ids: readonly string[]) {
+  return useQuery({ ...explorePostsQuery(ids), enabled: ids.length > 0 });
+}
+
+/** Starts loading a marker's card when the pointer comes over it, so a click usually finds it loaded. */
+export function prefetchExplorePost(queryClient: QueryClient, postId: string): void {
+  void queryClient.prefetchQuery(explorePostsQuery([postId]));
 }

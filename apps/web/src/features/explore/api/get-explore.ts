@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ExploreResponse, MapViewport } from '@cats/contracts';
+import type { ExploreViewportResponse, MapViewport } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 
 export const exploreKeys = {
@@ -9,7 +9,7 @@ export const exploreKeys = {
   posts: (ids: readonly string[]) => ['explore', 'posts', ids.join(',')] as const,
 };
 
-/** GET /api/explore for one viewport: lone posts and clusters. */
+/** GET /api/explore for one viewport: lone markers and clusters. */
 export const getExploreViewport = (v: MapViewport, signal?: AbortSignal) => {
   const query = new URLSearchParams({
     west: String(v.west),
@@ -18,7 +18,7 @@ export const getExploreViewport = (v: MapViewport, signal?: AbortSignal) => {
     north: String(v.north),
     zoom: String(v.zoom),
   });
-  return api<Required<ExploreResponse>>(`/api/explore?${query}`, { signal });
+  return api<ExploreViewportResponse>(`/api/explore?${query}`, { signal });
 };
 
 /**

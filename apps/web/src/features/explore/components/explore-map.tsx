@@ -9,14 +9,15 @@ import {
   MAP_MAX_ZOOM,
   MAP_MIN_ZOOM,
   type MapCluster,
+  type MapMarker,
   type MapViewport,
-  type Post,
 } from '@cats/contracts';
 import { TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { exploreKeys, useExploreViewport } from '../api/get-explore.ts';
+import { prefetchExplorePost } from '../api/get-explore-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
-import { VIEWPORT_DEBOUNCE_MS, toViewport } from '../lib/viewport.ts';
+import { VIEWPORT_DEBOUNCE_MS, markerAlt, toViewport } from '../lib/viewport.ts';
 import { LocateControl } from './locate-control.tsx';
 import { ClusterMarker, PostMarker } from './post-marker.tsx';
 import { PostDetailDialog, type Selection } from './post-detail-dialog.tsx';
@@ -60,22 +61,30 @@ function useZoomTo() {
 }
 
 function Markers({
-  posts,
+  markers,
   clusters,
   onOpen,
 }: {
-  posts: Post[];
+  markers: MapMarker[];
   clusters: MapCluster[];
   onOpen: (selection: Selection) => void;
 }) {
   const zoomTo = useZoomTo();
-  const openPost = useCallback((post: Post) => onOpen({ post }), [onOpen]);
+  const queryClient = useQueryClient();
+  const openPost = useCallback(
+    (marker: MapMarker) => onOpen({ postId: marker._id, title: markerAlt(marker) }),
+    [onOpen],
+  );
+  const prefetch = useCallback(
+    (marker: MapMarker) => prefetchExplorePost(queryClient, marker._id),
+    [queryClient],
+  );
   const openStack = useCallback((cluster: MapCluster) => onOpen({ clusterId: cluster.id }), [onOpen]);
   return (
     <>
       {/* Keyed by id: markers that stay in view keep their element while the viewport reloads. */}
-      {posts.map((post) => (
-        <PostMarker key={post._id} post={post} onOpen={openPost} />
+      {markers.map((marker) => (
+        <PostMarker key={marker._id} marker={marker} onOpen={openPost} onHover={prefetch} />
       ))}
       {clusters.map((cluster) => (
         <ClusterMarker key={cluster.id} cluster={cluster} onZoom={zoomTo} onOpenStack={openStack} />
@@ -130,7 +139,7 @@ export default function ExploreMap() {
         )}
         <ViewportWatcher onChange={setViewport} />
         {explore.data && (
-          <Markers posts={explore.data.posts} clusters={explore.data.clusters} onOpen={open} />
+          <Markers markers={explore.data.markers} clusters={explore.data.clusters} onOpen={open} />
         )}
         <LocateControl />
       </MapContainer>

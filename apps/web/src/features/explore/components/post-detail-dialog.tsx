@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { MAP_DETAIL_IMAGE_WIDTH, type Post } from '@cats/contracts';
+import { MAP_DETAIL_IMAGE_WIDTH } from '@cats/contracts';
 import { Button, buttonClass } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PostCard } from '../../../components/post/post-card.tsx';
@@ -8,8 +8,11 @@ import { useClusterPosts } from '../api/get-cluster-posts.ts';
 import { useExplorePosts } from '../api/get-explore-posts.ts';
 import { postAlt } from '../lib/viewport.ts';
 
-/** What the card shows: a marker's post (as the map has it, refreshed), or a stack's posts. */
-export type Selection = { post: Post } | { clusterId: string };
+/**
+ * What the card shows: a lone marker's post (with the marker's text, the dialog's name while the post
+ * loads), or the posts of a stack.
+ */
+export type Selection = { postId: string; title: string } | { clusterId: string };
 
 interface PostDetailDialogProps {
   selection: Selection;
@@ -18,8 +21,8 @@ interface PostDetailDialogProps {
 
 /** Both queries are declared (hooks cannot be conditional); only the one that applies runs. */
 function useSelectionPosts(selection: Selection) {
-  const single = 'post' in selection ? selection.post : undefined;
-  const postQuery = useExplorePosts(single ? [single._id] : [], single);
+  const single = 'postId' in selection ? selection.postId : undefined;
+  const postQuery = useExplorePosts(single ? [single] : []);
   const clusterQuery = useClusterPosts('clusterId' in selection ? selection.clusterId : null);
   return single ? postQuery : clusterQuery;
 }
@@ -46,7 +49,7 @@ export function PostDetailDialog({ selection, onClose }: PostDetailDialogProps) 
   const stack = posts.length > 1;
   return (
     <Modal
-      title={post ? postAlt(post) : 'Spotted cat'}
+      title={post ? postAlt(post) : 'title' in selection ? selection.title : 'Spotted cat'}
       hideTitle
       onClose={onClose}
       className="explore-detail"

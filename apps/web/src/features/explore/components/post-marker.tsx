@@ -1,35 +1,50 @@
 import { useEffect, useMemo, useRef } from 'react';
 import L, { type LeafletKeyboardEvent } from 'leaflet';
 import { Marker } from 'react-leaflet';
-import { MAP_MARKER_SIZE, MAP_MAX_ZOOM, type MapCluster, type Post } from '@cats/contracts';
-import { escapeHtml, postAlt } from '../lib/viewport.ts';
+import { MAP_MARKER_SIZE, MAP_MAX_ZOOM, type MapCluster, type MapMarker } from '@cats/contracts';
+import { escapeHtml, markerAlt } from '../lib/viewport.ts';
 
 const HALF = MAP_MARKER_SIZE / 2;
 
-/** Enter or Space on a focused marker acts like a click (Leaflet markers are role="button" divs). */
-function useActivation(onActivate: () => void) {
-  const ref = useRef(onActivate);
+/**
+ * Enter or Space on a focused marker acts like a click (Leaflet markers are role="button" divs);
+ * `onHover`, when given, runs when the pointer comes over the marker.
+ */
+function useActivation(onActivate: () => void, onHover?: () => void) {
+  const ref = useRef({ onActivate, onHover });
   useEffect(() => {
-    ref.current = onActivate;
+    ref.current = { onActivate, onHover };
   });
   return useMemo(
     () => ({
-      click: () => ref.current(),
+      click: () => ref.current.onActivate(),
+      mouseover: () => ref.current.onHover?.(),
       keydown: (e: LeafletKeyboardEvent) => {
         const key = e.originalEvent.key;
         if (key !== 'Enter' && key !== ' ') return;
         e.originalEvent.preventDefault();
-        ref.current();
+        ref.current.onActivate();
       },
     }),
     [],
   );
 }
 
-/** One post: its 64 px picture in a round frame, focusable, opening the detail card. */
-export function PostMarker({ post, onOpen }: { post: Post; onOpen: (post: Post) => void }) {
-  const src = post.image.variants[String(MAP_MARKER_SIZE)] ?? post.imageUrl;
-  const alt = postAlt(post);
+/**
+ * One post standing alone: its 64 px picture in a round frame, focusable, opening the detail card.
+ * `onHover` lets the card start loading before the click.
+ */
+export function PostMarker({
+  marker,
+  onOpen,
+  onHover,
+}: {
+  marker: MapMarker;
+  onOpen: (marker: MapMarker) => void;
+  onHover: (marker: MapMarker) => void;
+}) {
+  const src = marker.previewUrl;
+  const alt = markerAlt(marker);
   // A new icon would replace the marker's element (and lose focus): only when the picture changes.
   const icon = useMemo(
     () =>
@@ -41,10 +56,13 @@ export function PostMarker({ post, onOpen }: { post: Post; onOpen: (post: Post) 
       }),
     [src, alt],
   );
-  const handlers = useActivation(() => onOpen(post));
+  const handlers = useActivation(
+    () => onOpen(marker),
+    () => onHover(marker),
+  );
   return (
     <Marker
-      position={[post.latitude ?? 0, post.longitude ?? 0]}
+      position={[marker.latitude, marker.longitude]}
       icon={icon}
       keyboard
       title={alt}

@@ -37,6 +37,10 @@ export function postAlt(post: { catName: string | null; user: { username: string
   return post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
 }
 
+/** A lone marker's text alternative: the same as its post's picture. */
+export const markerAlt = (marker: { catName: string | null; username: string }): string =>
+  postAlt({ catName: marker.catName, user: { username: marker.username } });
+
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
