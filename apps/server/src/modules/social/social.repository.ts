@@ -97,7 +97,7 @@ export interface CommentRow {
 }
 
 /** A post's comments oldest first, without those of users the viewer shares a block with. */
-export async function listComments(ex: Executor, postId: string, viewerId: string): Promise<CommentRow[]> {
+function prepareListComments(ex: Executor) {
   return ex
     .select({
       id: comments.id,
@@ -107,8 +107,25 @@ export async function listComments(ex: Executor, postId: string, viewerId: strin
     })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
-    .where(and(eq(comments.postId, postId), notBlockedWith(viewerId, comments.userId)))
-    .orderBy(asc(comments.createdAt), asc(comments.id));
+    .where(
+      and(
+        eq(comments.postId, sql.placeholder('postId')),
+        notBlockedWith(sql.placeholder('viewerId'), comments.userId),
+      ),
+    )
+    .orderBy(asc(comments.createdAt), asc(comments.id))
+    .prepare('list_comments');
+}
+/** Every comment write answers the whole list (spec): one prepared statement per database. */
+const listCommentsQueries = new WeakMap<Executor, ReturnType<typeof prepareListComments>>();
+
+export async function listComments(ex: Executor, postId: string, viewerId: string): Promise<CommentRow[]> {
+  let query = listCommentsQueries.get(ex);
+  if (!query) {
+    query = prepareListComments(ex);
+    listCommentsQueries.set(ex, query);
+  }
+  return query.execute({ postId, viewerId });
 }
 
 /**

@@ -1,11 +1,12 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { blocks, hiddenPosts, posts } from '../../db/schema/index.ts';
 
 /**
  * Who may see whom (issue 5 point 3): a block works both ways, so neither the blocker nor the blocked
- * user sees the other's posts, comments or profile. `userColumn` is the other user's id column.
+ * user sees the other's posts, comments or profile. `userColumn` is the other user's id column;
+ * `viewerId` may be a placeholder of a prepared statement.
  */
-export function notBlockedWith(viewerId: string, userColumn: AnyColumn | SQL): SQL {
+export function notBlockedWith(viewerId: string | Placeholder, userColumn: AnyColumn | SQL): SQL {
   return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${userColumn}) or (${blocks.blockerId} = ${userColumn} and ${blocks.blockedId} = ${viewerId}))`;
 }
 
