@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /**
@@ -50,6 +50,59 @@ function precompress(): Plugin {
  * Vite would fold both into one bundle and boot's requests would wait for all of it
  * (lib/early-requests.ts says why they must not).
  */
+/**
+ * The lazily loaded code of the screens people most often open first, by path. Their chunks are only
+ * requested once the main bundle has run and the router has matched the URL; boot.ts preloads them
+ * from the start instead (lib/early-requests.ts), one round trip earlier. Member screens include the
+ * query cache's chunk and the members' navigation, which they always load with them (router.tsx,
+ * root-layout.tsx); /explore includes its map.
+ */
+const MEMBER_SHELL = ['src/app/query-provider.tsx', 'src/app/layouts/top-nav.tsx'];
+const ROUTE_MODULES: Record<string, string[]> = {
+  '/': ['src/features/landing/routes/landing-page.tsx'],
+  '/login': ['src/features/auth/routes/login-page.tsx'],
+  '/feed': ['src/features/feed/routes/feed-page.tsx', ...MEMBER_SHELL],
+  '/explore': [
+    'src/features/explore/routes/explore-page.tsx',
+    'src/features/explore/components/explore-map.tsx',
+    ...MEMBER_SHELL,
+  ],
+};
+
+/**
+ * `<script type="application/json" id="route-modules">`: for each path of ROUTE_MODULES, the files
+ * its modules need (their chunks, the chunks those import, and their CSS), less what the main entry
+ * already loads. A data block is never executed, so the content security policy has nothing to allow.
+ */
+function routeModulesTag(bundle: Rollup.OutputBundle): string {
+  const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const closure = (start: Rollup.OutputChunk, into: Set<string>) => {
+    const visit = (chunk: Rollup.OutputChunk) => {
+      if (into.has(chunk.fileName)) return;
+      into.add(chunk.fileName);
+      for (const css of chunk.viteMetadata?.importedCss ?? []) into.add(css);
+      for (const file of chunk.imports) visit(byFile.get(file)!);
+    };
+    visit(start);
+    return into;
+  };
+  const entry = chunks.find((c) => c.isEntry && c.name === 'index');
+  if (!entry) throw new Error('main entry missing from the bundle');
+  const loaded = closure(entry, new Set());
+  const table: Record<string, string[]> = {};
+  for (const [path, modules] of Object.entries(ROUTE_MODULES)) {
+    const files = new Set<string>();
+    for (const module of modules) {
+      const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(`/${module}`));
+      if (!chunk) throw new Error(`route module ${module} is not a chunk of its own`);
+      closure(chunk, files);
+    }
+    table[path] = [...files].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
+  }
+  return `<script type="application/json" id="route-modules">${JSON.stringify(table)}</script>`;
+}
+
 function bootEntry(): Plugin {
   const BOOT = 'src/boot.ts';
   return {
@@ -73,6 +126,7 @@ function bootEntry(): Plugin {
         const tags = [
           `<script type="module" crossorigin src="${src}"></script>`,
           ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+          ...(ctx.bundle ? [routeModulesTag(ctx.bundle)] : []),
         ].join('\n    ');
         // Module scripts run in document order: boot goes right before the app's own script.
         const at = html.indexOf('<script type="module"');

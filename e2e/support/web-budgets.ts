@@ -3,7 +3,7 @@
  * JavaScript the landing page loads, where the map library loads, and Lighthouse scores. Used by
  * e2e/budgets.e2e.ts and by `npm run bench` (bench/run.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -184,6 +184,7 @@ async function lighthouseOnce(
   // LIGHTHOUSE_JSON_DIR=dir keeps each full report, to read what limits a score (docs/performance.md).
   if (process.env.LIGHTHOUSE_JSON_DIR) {
     const name = `${new URL(url).pathname.replace(/\W+/g, '_') || 'root'}-${Date.now()}.json`;
+    mkdirSync(process.env.LIGHTHOUSE_JSON_DIR, { recursive: true });
     writeFileSync(join(process.env.LIGHTHOUSE_JSON_DIR, name), JSON.stringify(lhr));
   }
   if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);

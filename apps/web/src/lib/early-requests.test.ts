@@ -147,3 +147,48 @@ describe('early requests (boot.ts)', () => {
     expect(await down.takeEarlyMapConfig()).toBeNull();
   });
 });
+
+describe('route module preloads (boot.ts)', () => {
+  const table = {
+    '/': ['/assets/landing-page-a.js'],
+    '/feed': ['/assets/feed-page-b.js', '/assets/feed-page-c.css'],
+  };
+  const withTable = (content: string) => {
+    document.body.innerHTML = `<script type="application/json" id="route-modules">${content}</script>`;
+  };
+  const links = () =>
+    [...document.head.querySelectorAll('link')].map((l) => [l.rel, l.getAttribute('href')]);
+
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  it("preloads the path's chunks and applies its stylesheets", async () => {
+    withTable(JSON.stringify(table));
+    const early = await load();
+    early.preloadRouteModules('/feed', true);
+    expect(links()).toEqual([
+      ['modulepreload', '/assets/feed-page-b.js'],
+      ['stylesheet', '/assets/feed-page-c.css'],
+    ]);
+  });
+
+  it('leaves member screens alone for a visitor who is not remembered (they go to /login)', async () => {
+    withTable(JSON.stringify(table));
+    const early = await load();
+    early.preloadRouteModules('/feed', false);
+    expect(links()).toEqual([]);
+    early.preloadRouteModules('/', false);
+    expect(links()).toEqual([['modulepreload', '/assets/landing-page-a.js']]);
+  });
+
+  it('does nothing without a table, with a broken one, or for other paths', async () => {
+    const early = await load();
+    early.preloadRouteModules('/feed', true);
+    withTable('{not json');
+    early.preloadRouteModules('/feed', true);
+    withTable(JSON.stringify(table));
+    early.preloadRouteModules('/groups', true);
+    expect(links()).toEqual([]);
+  });
+});

@@ -23,7 +23,43 @@ let mapConfig: Promise<Response | null> | null = null;
 /** GET /api/refresh as the app sends it (api-client's refreshSession). */
 const fetchRefresh = () => fetch('/api/refresh', { credentials: 'include' });
 
+/** Paths whose screens are for members: their code is worth fetching early only for a remembered visitor. */
+const MEMBER_PATHS = new Set(['/feed', '/explore']);
+
+/**
+ * Starts downloading the lazily loaded code of this path's screen (the build's table in the
+ * `route-modules` data block, vite.config.ts), so it arrives with the main bundle instead of after it.
+ * A member screen's code is fetched only for a remembered visitor: anyone else is sent to /login.
+ */
+export function preloadRouteModules(pathname: string, remembered: boolean): void {
+  if (MEMBER_PATHS.has(pathname) && !remembered) return;
+  let files: unknown;
+  try {
+    files = (JSON.parse(document.getElementById('route-modules')?.textContent ?? '{}') as Record<
+      string,
+      unknown
+    >)[pathname];
+  } catch {
+    return;
+  }
+  if (!Array.isArray(files)) return;
+  for (const href of files) {
+    if (typeof href !== 'string') continue;
+    // Stylesheets are applied as they arrive (they only style the screen's own classes); the loader
+    // of the lazy chunk finds them in place and does not add them twice.
+    if (href.endsWith('.css')) appendLink({ rel: 'stylesheet', href });
+    else appendLink({ rel: 'modulepreload', href, crossorigin: '' });
+  }
+}
+
 export function startEarlyRequests(pathname: string, remembered: boolean): void {
+  startEarlyFetches(pathname, remembered);
+  // After the fetches: a browser opens at most six connections to a server over HTTP/1.1, and the
+  // session restore and first page are what the screen waits for longest.
+  preloadRouteModules(pathname, remembered);
+}
+
+function startEarlyFetches(pathname: string, remembered: boolean): void {
   // The map's tile source is public: the map can ask for tiles as soon as Leaflet has loaded.
   if (pathname === '/explore' && !mapConfig) {
     mapConfig = fetch('/api/config/map')
