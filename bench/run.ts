@@ -50,6 +50,8 @@ import { startTileServer } from '../e2e/support/tiles.ts';
 import { attachServerTimes } from './support/server-log.ts';
 
 const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
+/** As scripts/start.sh (npm start) runs the server when the machine has jemalloc. */
+const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
 
 export interface Profile {
   name: string;
@@ -100,8 +102,8 @@ export interface BenchOptions {
   /** Extra environment for the server (experiments: allocator settings, PGlite settings). */
   serverEnv?: Record<string, string>;
   /**
-   * The server's memory allocator: jemalloc (preloaded, as docs/performance.md recommends for sharp on
-   * glibc systems) when the library is installed, else glibc's own.
+   * The server's memory allocator: jemalloc (preloaded with npm start's settings, as docs/performance.md
+   * recommends for sharp on glibc systems) when the library is installed, else glibc's own.
    */
   allocator?: 'jemalloc' | 'glibc';
   log?: (line: string) => void;
@@ -196,7 +198,7 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
         RATE_LIMIT_SIGNUP_PER_MINUTE: unlimited,
         RATE_LIMIT_WRITES_PER_MINUTE: unlimited,
         RATE_LIMIT_UPLOADS_PER_MINUTE: unlimited,
-        ...(allocator === 'jemalloc' ? { LD_PRELOAD: JEMALLOC } : {}),
+        ...(allocator === 'jemalloc' ? { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF } : {}),
         ...opts.serverEnv,
       },
       join(runDir, 'server.log'),
@@ -278,6 +280,8 @@ async function main() {
       'log-level': { type: 'string' },
       out: { type: 'string', default: join(ROOT, 'bench') },
       allocator: { type: 'string' },
+      /** Experiments: extra server environment, e.g. --server-env IMAGE_CONCURRENCY=1 (repeatable). */
+      'server-env': { type: 'string', multiple: true, default: [] },
       /** Only rewrite results.md from results.json. */
       'render-only': { type: 'boolean', default: false },
     },
@@ -296,6 +300,13 @@ async function main() {
     reuseDataset: values['reuse-dataset'],
     ...(values.allocator ? { allocator: values.allocator as 'jemalloc' | 'glibc' } : {}),
     logLevel: values['log-level'],
+    serverEnv: Object.fromEntries(
+      values['server-env'].map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`--server-env takes KEY=VALUE, got ${pair}`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+    ),
   });
   writeResults(join(values.out, 'results.json'), join(values.out, 'results.md'), result);
   console.log('');
