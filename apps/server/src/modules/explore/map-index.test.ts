@@ -37,6 +37,24 @@ const WORLD: Omit<MapViewport, 'zoom'> = { west: -180, south: -85, east: 180, no
 const total = (r: ViewportResult) => r.singles.length + r.clusters.reduce((s, c) => s + c.count, 0);
 
 describe('MapIndex', () => {
+  it('answers a question asked again from its cache, per viewer and per index', () => {
+    const all = points(400, 11);
+    const index = MapIndex.build(all);
+    const view = { west: -8, south: 35, east: -1, north: 39, zoom: 8 };
+    const first = index.query(view);
+    expect(index.query({ ...view })).toBe(first);
+    // Another viewer's exclusions: another answer, with their hidden points left out.
+    const hidden = index.exclusionsFor(all.slice(0, 50).map(indexPoint));
+    const theirs = index.query(view, hidden);
+    expect(theirs).not.toBe(first);
+    expect(total(theirs)).toBe(total(first) - 50);
+    expect(index.query(view, hidden)).toBe(theirs);
+    // Another zoom or area is its own question; a new index (a changed map) starts empty.
+    expect(index.query({ ...view, zoom: 9 })).not.toBe(first);
+    const changed = MapIndex.build(all.slice(1));
+    expect(total(changed.query(view))).toBe(total(first) - 1);
+  });
+
   it('accounts for every point exactly once at every zoom', () => {
     const all = points(3000, 1);
     const index = MapIndex.build(all);

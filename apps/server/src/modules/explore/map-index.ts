@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { MAP_MAX_ZOOM, type MapViewport } from '@cats/contracts';
 
 /**
@@ -137,10 +138,19 @@ export interface ClusterResult {
   expansionZoom: number;
 }
 
+/** Shared between callers asking the same question of the same index: read it, never change it. */
 export interface ViewportResult {
-  singles: MapPoint[];
-  clusters: ClusterResult[];
+  readonly singles: readonly MapPoint[];
+  readonly clusters: readonly ClusterResult[];
 }
+
+/**
+ * Answers kept per index. An index never changes (a changed map is a new index), so an answer stays
+ * right for as long as its index serves. Most map views are asked again and again: every visitor opens
+ * /explore on the same default view, and panning back returns to rounded viewports already asked. An
+ * answer is ~10 KB at most (the clusters; lone points are the index's own objects).
+ */
+const QUERY_CACHE_SIZE = 500;
 
 interface Cell {
   cx: number;
@@ -206,6 +216,10 @@ export class MapIndex {
   private readonly times: Float64Array;
   private readonly prefixX: Float64Array;
   private readonly prefixY: Float64Array;
+  private readonly answers = new LRUCache<string, ViewportResult>({ max: QUERY_CACHE_SIZE });
+  /** Exclusions are kept per viewer by the store; a number names each one in the answers' keys. */
+  private readonly exclusionIds = new WeakMap<Exclusions, number>();
+  private nextExclusionId = 0;
 
   /** An index of any points (sorts them). */
   static build(points: Iterable<MapPoint>): MapIndex {
@@ -261,6 +275,20 @@ export class MapIndex {
   /** Clusters and lone points in a viewport at an integer zoom, less the viewer's exclusions. */
   query(viewport: MapViewport, exclusions: Exclusions = NO_EXCLUSIONS): ViewportResult {
     const zoom = Math.max(0, Math.min(ZMAX, Math.floor(viewport.zoom)));
+    let exclusionId = this.exclusionIds.get(exclusions);
+    if (exclusionId === undefined) {
+      exclusionId = this.nextExclusionId++;
+      this.exclusionIds.set(exclusions, exclusionId);
+    }
+    const key = `${exclusionId}|${viewport.west}|${viewport.south}|${viewport.east}|${viewport.north}|${zoom}`;
+    const known = this.answers.get(key);
+    if (known) return known;
+    const answer = this.compute(viewport, zoom, exclusions);
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  private compute(viewport: MapViewport, zoom: number, exclusions: Exclusions): ViewportResult {
     const cells = this.cellsInViewport(viewport, zoom, exclusions);
     const groups = this.mergeNeighbours(cells, zoom);
     const singles: MapPoint[] = [];
