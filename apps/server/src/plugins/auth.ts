@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { eq, sql } from 'drizzle-orm';
 import { ACCESS_TOKEN_TTL_SECONDS, DEMO_USER_ID, isUuid } from '@cats/contracts';
 import type { Database } from '../db/client.ts';
+import { preparedPerDatabase } from '../db/prepared.ts';
 import { users } from '../db/schema/index.ts';
 import { demoDisabled, forbidden, unauthorized } from '../lib/http-errors.ts';
 
@@ -93,26 +94,18 @@ export async function requireAuth(this: FastifyInstance, request: FastifyRequest
   request.auth = { userId, isDemo: userId === DEMO_USER_ID };
 }
 
-/** Runs on every authenticated request, so it is a prepared statement (built once per database). */
-const userExistsQueries = new WeakMap<Database, ReturnType<typeof prepareUserExists>>();
-
-function prepareUserExists(db: Database) {
-  return db
+/** Runs on every authenticated request. */
+const userExistsQuery = preparedPerDatabase((db: Database) =>
+  db
     .select({ id: users.id })
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
     .limit(1)
-    .prepare('user_exists');
-}
+    .prepare('user_exists'),
+);
 
 async function userExists(app: FastifyInstance, userId: string): Promise<boolean> {
-  const db = app.database.db;
-  let query = userExistsQueries.get(db);
-  if (!query) {
-    query = prepareUserExists(db);
-    userExistsQueries.set(db, query);
-  }
-  return (await query.execute({ userId })).length > 0;
+  return (await userExistsQuery(app.database.db).execute({ userId })).length > 0;
 }
 
 /** The authenticated caller; only valid behind requireAuth. */

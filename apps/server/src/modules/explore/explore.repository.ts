@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
+import { preparedPerDatabase } from '../../db/prepared.ts';
 import { rowsOf, type RawRow } from '../../db/raw-results.ts';
 import { posts, users } from '../../db/schema/index.ts';
 
@@ -178,8 +179,9 @@ export interface MarkerDetailRow {
   longitude: number | null;
 }
 
-function prepareMarkerDetails(db: Executor) {
-  return db
+/** A viewport asks this on every request. */
+const markerDetailsQuery = preparedPerDatabase((db: Executor) =>
+  db
     .select({
       id: posts.id,
       userId: posts.userId,
@@ -191,10 +193,8 @@ function prepareMarkerDetails(db: Executor) {
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
     .where(sql`${posts.id} = any(${sql.placeholder('ids')}::uuid[])`)
-    .prepare('map_marker_details');
-}
-/** A viewport asks this on every request: one prepared statement per database. */
-const markerDetailQueries = new WeakMap<Executor, ReturnType<typeof prepareMarkerDetails>>();
+    .prepare('map_marker_details'),
+);
 
 /**
  * The cat's name, author and exact position of some posts, by id (a viewport's lone markers). Ids of
@@ -202,10 +202,5 @@ const markerDetailQueries = new WeakMap<Executor, ReturnType<typeof prepareMarke
  */
 export async function markerDetails(db: Executor, postIds: readonly string[]): Promise<MarkerDetailRow[]> {
   if (postIds.length === 0) return [];
-  let query = markerDetailQueries.get(db);
-  if (!query) {
-    query = prepareMarkerDetails(db);
-    markerDetailQueries.set(db, query);
-  }
-  return query.execute({ ids: postIds });
+  return markerDetailsQuery(db).execute({ ids: postIds });
 }

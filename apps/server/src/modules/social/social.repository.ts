@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedPerDatabase } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
 import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
 import { notBlockedWith, postVisibleTo } from './visibility.ts';
@@ -96,9 +97,12 @@ export interface CommentRow {
   author: { id: string; username: string; profilePicKey: string | null };
 }
 
-/** A post's comments oldest first, without those of users the viewer shares a block with. */
-function prepareListComments(ex: Executor) {
-  return ex
+/**
+ * A post's comments oldest first, without those of users the viewer shares a block with. Every comment
+ * write answers the whole list (spec).
+ */
+const listCommentsQuery = preparedPerDatabase((ex: Executor) =>
+  ex
     .select({
       id: comments.id,
       body: comments.body,
@@ -114,18 +118,11 @@ function prepareListComments(ex: Executor) {
       ),
     )
     .orderBy(asc(comments.createdAt), asc(comments.id))
-    .prepare('list_comments');
-}
-/** Every comment write answers the whole list (spec): one prepared statement per database. */
-const listCommentsQueries = new WeakMap<Executor, ReturnType<typeof prepareListComments>>();
+    .prepare('list_comments'),
+);
 
 export async function listComments(ex: Executor, postId: string, viewerId: string): Promise<CommentRow[]> {
-  let query = listCommentsQueries.get(ex);
-  if (!query) {
-    query = prepareListComments(ex);
-    listCommentsQueries.set(ex, query);
-  }
-  return query.execute({ postId, viewerId });
+  return listCommentsQuery(ex).execute({ postId, viewerId });
 }
 
 /**
