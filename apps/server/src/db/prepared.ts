@@ -1,6 +1,7 @@
 /**
- * A prepared statement built once for each database (or transaction) it runs on, for queries that run
- * on every request: drizzle then neither rebuilds the SQL nor, on PostgreSQL, has it planned again.
+ * A prepared statement (or a map of them) built once for each database (or transaction) it runs on,
+ * for queries that run on every request: drizzle then neither rebuilds the SQL nor, on PostgreSQL, has
+ * it planned again.
  */
 export function preparedPerDatabase<Db extends object, Statement>(
   prepare: (db: Db) => Statement,

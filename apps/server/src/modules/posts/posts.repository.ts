@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
+import { preparedPerDatabase } from '../../db/prepared.ts';
 import { splitIds } from '../../db/raw-results.ts';
 import { groupMembers, postGroups, posts, users } from '../../db/schema/index.ts';
 
@@ -130,7 +131,8 @@ function placeholderValues(viewerId: string, filter: PostFilter, paging: PostPag
 const usesOffset = (paging: PostPaging) => !paging.cursor && Boolean(paging.offset);
 
 type PreparedVisiblePosts = ReturnType<ReturnType<typeof composeVisiblePosts>['prepare']>;
-const preparedByExecutor = new WeakMap<Executor, Map<string, PreparedVisiblePosts>>();
+/** Each database's listings by shape, prepared on first use. */
+const preparedByShape = preparedPerDatabase((_db: Executor) => new Map<string, PreparedVisiblePosts>());
 
 function preparedVisiblePosts(db: Executor, filter: PostFilter, paging: PostPaging): PreparedVisiblePosts {
   // The shape decides the SQL text; the values all go in as parameters.
@@ -143,11 +145,7 @@ function preparedVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagi
     usesOffset(paging) ? 'o' : '',
     filter.postIds ? '' : `_${paging.limit}`,
   ].join('');
-  let byShape = preparedByExecutor.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    preparedByExecutor.set(db, byShape);
-  }
+  const byShape = preparedByShape(db);
   let prepared = byShape.get(shape);
   if (!prepared) {
     prepared = composeVisiblePosts(db, filter, paging, (name) => sql.placeholder(name)).prepare(
