@@ -46,11 +46,6 @@ function precompress(): Plugin {
 }
 
 /**
- * src/boot.ts as its own entry, loaded before the app's bundle. Listed in index.html beside main.tsx,
- * Vite would fold both into one bundle and boot's requests would wait for all of it
- * (lib/early-requests.ts says why they must not).
- */
-/**
  * The lazily loaded code of the screens people most often open first, by path. Their chunks are only
  * requested once the main bundle has run and the router has matched the URL; boot.ts preloads them
  * from the start instead (lib/early-requests.ts), one round trip earlier. Member screens include the
@@ -103,6 +98,11 @@ function routeModulesTag(bundle: Rollup.OutputBundle): string {
   return `<script type="application/json" id="route-modules">${JSON.stringify(table)}</script>`;
 }
 
+/**
+ * src/boot.ts as its own entry, loaded before the app's bundle. Listed in index.html beside main.tsx,
+ * Vite would fold both into one bundle and boot's requests would wait for all of it
+ * (lib/early-requests.ts says why they must not).
+ */
 function bootEntry(): Plugin {
   const BOOT = 'src/boot.ts';
   return {
