@@ -15,7 +15,7 @@ import { measure, pick, request } from './support/load.ts';
 import { installMedia, prepareMedia } from './support/media.ts';
 import { WORK_DIR } from './support/paths.ts';
 import { measureUploads, prepareViewers } from './support/scenarios.ts';
-import { rssMb, startBenchServer } from './support/server.ts';
+import { JEMALLOC, JEMALLOC_CONF, rssMb, startBenchServer } from './support/server.ts';
 
 export const MEMORY_VARIANTS: Record<string, Record<string, string>> = {
   default: {},
@@ -23,12 +23,10 @@ export const MEMORY_VARIANTS: Record<string, Record<string, string>> = {
   arena2: { MALLOC_ARENA_MAX: '2' },
   /** glibc: large blocks always mmap'd (returned on free), no dynamic threshold growth. */
   mmap128k: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' },
-  jemalloc: { LD_PRELOAD: '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2' },
-  /** jemalloc returning freed pages within a second, from its own background thread. */
-  jemallocQuickDecay: {
-    LD_PRELOAD: '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
-    MALLOC_CONF: 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0',
-  },
+  /** jemalloc with its default decay (10 s, purged when allocations happen). */
+  jemalloc: { LD_PRELOAD: JEMALLOC },
+  /** jemalloc returning freed pages within a second, from its own background thread (npm start's). */
+  jemallocQuickDecay: { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF },
 };
 
 async function main() {

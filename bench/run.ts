@@ -45,13 +45,9 @@ import {
   prepareViewers,
   type LoadPlan,
 } from './support/scenarios.ts';
-import { SERVER_ENTRY, rssMb, startBenchServer } from './support/server.ts';
+import { JEMALLOC, JEMALLOC_CONF, SERVER_ENTRY, rssMb, startBenchServer } from './support/server.ts';
 import { startTileServer } from '../e2e/support/tiles.ts';
 import { attachServerTimes } from './support/server-log.ts';
-
-const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
-/** As scripts/start.sh (npm start) runs the server when the machine has jemalloc. */
-const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
 
 export interface Profile {
   name: string;

@@ -56,6 +56,11 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** Debian's jemalloc (libjemalloc2), which scripts/start.sh (npm start) preloads when present. */
+export const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
+/** The jemalloc settings scripts/start.sh uses: freed pages go back within a second (docs/performance.md). */
+export const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
+
 /**
  * Node flags README recommends for a server on PostgreSQL, which the bench uses there:
  * --max-semi-space-size=32. At 50 connections on the feed V8's default young generation promoted each
