@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -137,11 +138,24 @@ function bootEntry(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * React Router 7's package exports point only at its development build, which carries its dev warnings
+ * and their checks (remix-run/react-router#12532, #14102: "intended to be temporary"). The package
+ * ships a production build beside it; the app's build uses that one. The dev server keeps the warnings.
+ */
+const REACT_ROUTER_PRODUCTION = join(
+  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), precompress(), bootEntry()],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] : [],
+  },
   server: {
     port: 5173,
     proxy: { '/api': 'http://localhost:3000', '/media': 'http://localhost:3000' },
   },
   build: { outDir: 'dist', sourcemap: true, assetsInlineLimit: 0 },
-});
+}));
