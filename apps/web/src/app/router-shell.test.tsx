@@ -89,3 +89,82 @@ describe('ScrollRestoration', () => {
     expect(scrollTo).toHaveBeenLastCalledWith(0, 1840);
   });
 });
+
+describe('ScrollRestoration on a page that is still growing', () => {
+  let pageHeight: number;
+  let grow: () => void;
+  beforeEach(() => {
+    // The window scrolls no further than the page is tall, as a browser does.
+    pageHeight = 5000;
+    window.scrollTo = vi.fn((_x: number, y: number) => {
+      Object.defineProperty(window, 'scrollY', { value: Math.min(y, pageHeight), configurable: true });
+    }) as unknown as typeof window.scrollTo;
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => {
+      cb(0);
+      return 0;
+    });
+    const observers: (() => void)[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private callback: () => void) {}
+        observe() {
+          observers.push(this.callback);
+        }
+        disconnect() {
+          observers.splice(observers.indexOf(this.callback), 1);
+        }
+      },
+    );
+    grow = () => {
+      pageHeight += 1000;
+      for (const callback of [...observers]) callback();
+    };
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+
+  it('keeps scrolling to the saved position as the page grows, then stops', () => {
+    render(
+      <MemoryRouter initialEntries={['/feed']}>
+        <Navigator />
+      </MemoryRouter>,
+    );
+    Object.defineProperty(window, 'scrollY', { value: 6500, configurable: true });
+    fireEvent.scroll(window);
+    act(() => void navigation.go('/profile/abc'));
+    pageHeight = 1000; // Back on the feed, only its first cards are there yet.
+    act(() => void navigation.go(-1));
+    expect(window.scrollY).toBe(1000);
+
+    grow();
+    expect(window.scrollY).toBe(2000);
+    grow(); // The rest of the list has rendered: 6500 is reachable.
+    grow();
+    grow();
+    grow();
+    grow();
+    expect(window.scrollY).toBe(6500);
+    const calls = vi.mocked(window.scrollTo).mock.calls.length;
+    grow(); // Arrived: it no longer moves the page.
+    expect(vi.mocked(window.scrollTo).mock.calls.length).toBe(calls);
+  });
+
+  it('gives up as soon as the reader scrolls', () => {
+    render(
+      <MemoryRouter initialEntries={['/feed']}>
+        <Navigator />
+      </MemoryRouter>,
+    );
+    Object.defineProperty(window, 'scrollY', { value: 6500, configurable: true });
+    fireEvent.scroll(window);
+    act(() => void navigation.go('/profile/abc'));
+    pageHeight = 1000;
+    act(() => void navigation.go(-1));
+    fireEvent.wheel(window);
+    grow();
+    expect(window.scrollY).toBe(1000);
+  });
+});

@@ -12,6 +12,34 @@ const positions = new Map<string, number>(
   })(),
 );
 
+/** How long a returning page may take to grow tall enough for its saved position. */
+const RESTORE_WINDOW_MS = 2000;
+
+/**
+ * Scrolls to a saved position. The page may not be that tall yet: lists render most of their items
+ * in a background render (components/post/infinite-list.tsx) and pictures arrive later. So it tries
+ * again each time the page grows, until it gets there, the reader scrolls themselves, or the window
+ * closes. Returns the clean-up.
+ */
+function restore(y: number): () => void {
+  window.scrollTo(0, y);
+  if (Math.abs(window.scrollY - y) < 1 || typeof ResizeObserver === 'undefined') return () => {};
+  const userScrolls = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+  const observer = new ResizeObserver(() => {
+    window.scrollTo(0, y);
+    if (Math.abs(window.scrollY - y) < 1) stop();
+  });
+  const timer = setTimeout(() => stop(), RESTORE_WINDOW_MS);
+  function stop() {
+    observer.disconnect();
+    clearTimeout(timer);
+    for (const type of userScrolls) window.removeEventListener(type, stop);
+  }
+  observer.observe(document.body);
+  for (const type of userScrolls) window.addEventListener(type, stop, { passive: true });
+  return stop;
+}
+
 /**
  * React Router's <ScrollRestoration> for a declarative router: a new page starts at the top, Back and
  * Forward return to where that page was left (also after a reload, from session storage).
@@ -45,8 +73,8 @@ export function ScrollRestoration() {
 
   useLayoutEffect(() => {
     const saved = positions.get(key);
-    if (navigationType === 'POP' && saved !== undefined) window.scrollTo(0, saved);
-    else if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+    if (navigationType === 'POP' && saved !== undefined) return restore(saved);
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
     else window.scrollTo(0, 0);
   }, [key, hash, navigationType]);
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import { InfiniteList } from './infinite-list.tsx';
+import { FIRST_RENDER_ITEMS, InfiniteList } from './infinite-list.tsx';
 
 /** A controllable IntersectionObserver: tests say which observed element became visible. */
 class FakeObserver {
@@ -86,5 +86,35 @@ describe('InfiniteList', () => {
   it('observes the only item of a one-item page', () => {
     const { getByText } = render(list({ n: 1, hasNextPage: true, fetchNextPage: vi.fn() }));
     expect(live()[0]!.observed).toEqual([getByText('cat-0').closest('li')]);
+  });
+
+  it('renders the first items alone, then the whole page, without asking for the next page early', () => {
+    const calls: number[] = [];
+    const fetchNextPage = vi.fn();
+    const { getAllByRole } = render(
+      <InfiniteList
+        items={items(20)}
+        getKey={(s) => s}
+        renderItem={(s, index) => {
+          calls.push(index);
+          return <span>{s}</span>;
+        }}
+        hasNextPage
+        isFetchingNextPage={false}
+        fetchNextPage={fetchNextPage}
+      />,
+    );
+    // One render pass per run from item 0.
+    const passes = calls.reduce<number[][]>((all, index) => {
+      if (index === 0) all.push([]);
+      all.at(-1)!.push(index);
+      return all;
+    }, []);
+    // render() waits for React's background work: both passes have happened.
+    expect(passes.map((pass) => pass.length)).toEqual([FIRST_RENDER_ITEMS, 20]);
+    expect(getAllByRole('listitem')).toHaveLength(20);
+    // Only the complete list's second-to-last item was ever observed.
+    expect(FakeObserver.instances.flatMap((o) => o.observed)).toEqual([getAllByRole('listitem')[18]]);
+    expect(fetchNextPage).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,12 @@
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useState, type ReactNode } from 'react';
+
+/**
+ * Items in a list's first render. A phone shows two or three cards; building the other 17 of a page
+ * in the same task kept the first card's picture (the feed's largest paint) off screen for a quarter
+ * second of a throttled phone's CPU (docs/performance.md). The rest follow in a background render
+ * that React interrupts for input.
+ */
+export const FIRST_RENDER_ITEMS = 3;
 
 interface InfiniteListProps<T> {
   items: T[];
@@ -28,6 +36,12 @@ export function InfiniteList<T>({
   className,
   label,
 }: InfiniteListProps<T>) {
+  // useDeferredValue: the first render has the first items only, then the whole list renders in the
+  // background; later pages are appended the same way, without blocking a scroll or a tap.
+  const [firstItems] = useState(() => items.slice(0, FIRST_RENDER_ITEMS));
+  const shown = useDeferredValue(items, firstItems);
+  // The second-to-last item of the whole list: not rendered (so not observed) until the list has
+  // caught up, so the first render's few items never ask for the next page.
   const sentinelIndex = Math.max(0, items.length - 2);
   // A new callback per sentinel position and per finished fetch re-observes the current item, so a
   // sentinel still on screen after a page arrives asks for the following page.
@@ -54,7 +68,7 @@ export function InfiniteList<T>({
   return (
     <>
       <ul className={`infinite-list ${className ?? ''}`} aria-label={label} aria-busy={isFetchingNextPage}>
-        {items.map((item, index) => (
+        {shown.map((item, index) => (
           <li
             key={getKey(item)}
             className="infinite-list__item"
