@@ -122,9 +122,10 @@ describe('feed', () => {
     await page.goto('/feed');
     const frame = page.locator('.post-image').first();
     await frame.waitFor();
-    expect(await frame.evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(
-      /^url\("data:image\/png;base64,/,
-    );
+    // The average colour paints first; the decoded preview follows right after (post-image.tsx).
+    await expect
+      .poll(() => frame.evaluate((el) => getComputedStyle(el).backgroundImage))
+      .toMatch(/^url\("data:image\/png;base64,/);
     const box = await frame.boundingBox();
     expect(box!.height).toBeGreaterThan(100);
     await page.context().close();

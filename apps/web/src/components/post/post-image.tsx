@@ -1,15 +1,55 @@
-import { useMemo, useState } from 'react';
-import { thumbHashToDataURL } from 'thumbhash';
+import { useEffect, useState } from 'react';
+import { thumbHashToAverageRGBA, thumbHashToDataURL } from 'thumbhash';
 import type { PostImage as PostImageData } from '@cats/contracts';
+import { afterNextPaint } from '../../lib/after-paint.ts';
 import { FEED_IMAGE_SIZES, PHONE_WIDTHS, WIDE_QUERY, WIDE_WIDTHS, srcSet } from './image-sources.ts';
 
+/** Decoded previews by ThumbHash: a card that mounts again (Back to the feed) does not decode again. */
+const decoded = new Map<string, string | undefined>();
+const DECODED_KEPT = 500;
+
+const hashBytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+
 function decodePlaceholder(base64: string): string | undefined {
+  if (decoded.has(base64)) return decoded.get(base64);
+  let url: string | undefined;
   try {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    return thumbHashToDataURL(bytes);
+    url = thumbHashToDataURL(hashBytes(base64));
+  } catch {
+    url = undefined;
+  }
+  // A Map keeps insertion order: the oldest entry goes first.
+  if (decoded.size >= DECODED_KEPT) decoded.delete(decoded.keys().next().value!);
+  decoded.set(base64, url);
+  return url;
+}
+
+/** The preview's average colour: read from the hash's header, no decoding. */
+function averageColor(base64: string): string | undefined {
+  try {
+    const { r, g, b } = thumbHashToAverageRGBA(hashBytes(base64));
+    return `rgb(${Math.round(r * 255)} ${Math.round(g * 255)} ${Math.round(b * 255)})`;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The blurred preview, decoded after the first paint, one card per task. Decoding a ThumbHash into a PNG takes a few
+ * milliseconds of a phone's CPU, most of the first feed render (docs/performance.md); until then the
+ * frame shows the preview's average colour.
+ */
+function usePlaceholder(hash: string): { url?: string; color?: string } {
+  const [decodedHash, setDecodedHash] = useState(() => (decoded.has(hash) ? hash : null));
+  useEffect(() => {
+    if (decodedHash === hash) return;
+    // After the paint: effects of the feed's first render run in the task that paints it.
+    return afterNextPaint(() => {
+      decodePlaceholder(hash);
+      setDecodedHash(hash);
+    });
+  }, [hash, decodedHash]);
+  return decodedHash === hash ? { url: decoded.get(hash) } : { color: averageColor(hash) };
 }
 
 interface PostImageProps {
@@ -28,7 +68,7 @@ interface PostImageProps {
  */
 export function PostImage({ image, fallbackSrc, alt, sizes = FEED_IMAGE_SIZES, eager }: PostImageProps) {
   const [loaded, setLoaded] = useState(false);
-  const placeholder = useMemo(() => decodePlaceholder(image.placeholder), [image.placeholder]);
+  const placeholder = usePlaceholder(image.placeholder);
   const wide = srcSet(image.variants, WIDE_WIDTHS);
   const narrow = srcSet(image.variants, PHONE_WIDTHS);
   return (
@@ -36,7 +76,8 @@ export function PostImage({ image, fallbackSrc, alt, sizes = FEED_IMAGE_SIZES, e
       className="post-image"
       style={{
         aspectRatio: `${image.width} / ${image.height}`,
-        backgroundImage: placeholder && !loaded ? `url(${placeholder})` : undefined,
+        backgroundImage: placeholder.url && !loaded ? `url(${placeholder.url})` : undefined,
+        backgroundColor: loaded ? undefined : placeholder.color,
       }}
     >
       <picture>
