@@ -12,6 +12,7 @@ import {
   type MapMarker,
   type MapViewport,
 } from '@cats/contracts';
+import { usePainted } from '../../../lib/after-paint.ts';
 import { TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { exploreKeys, useExploreViewport } from '../api/get-explore.ts';
@@ -19,7 +20,7 @@ import { prefetchExplorePost } from '../api/get-explore-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
 import { VIEWPORT_DEBOUNCE_MS, markerAlt, toViewport } from '../lib/viewport.ts';
 import { LocateControl } from './locate-control.tsx';
-import { ClusterMarker, PostMarker } from './post-marker.tsx';
+import { MarkerLayer, type MarkerActions } from './marker-layer.tsx';
 import { PostDetailDialog, type Selection } from './post-detail-dialog.tsx';
 
 export const LOADING_TEXT = 'Tracking neighbourhood cats...';
@@ -60,6 +61,21 @@ function useZoomTo() {
   );
 }
 
+/** What the map's markers do when activated or hovered. */
+function useMarkerActions(onOpen: (selection: Selection) => void): MarkerActions {
+  const zoomTo = useZoomTo();
+  const queryClient = useQueryClient();
+  return useMemo(
+    () => ({
+      openPost: (marker) => onOpen({ postId: marker._id, title: markerAlt(marker) }),
+      hoverPost: (marker) => prefetchExplorePost(queryClient, marker._id),
+      zoomTo,
+      openStack: (cluster) => onOpen({ clusterId: cluster.id }),
+    }),
+    [onOpen, queryClient, zoomTo],
+  );
+}
+
 function Markers({
   markers,
   clusters,
@@ -69,27 +85,25 @@ function Markers({
   clusters: MapCluster[];
   onOpen: (selection: Selection) => void;
 }) {
-  const zoomTo = useZoomTo();
-  const queryClient = useQueryClient();
-  const openPost = useCallback(
-    (marker: MapMarker) => onOpen({ postId: marker._id, title: markerAlt(marker) }),
-    [onOpen],
+  return <MarkerLayer markers={markers} clusters={clusters} actions={useMarkerActions(onOpen)} />;
+}
+
+/** The tiles, one paint after the map: Leaflet's start and the first tiles each get a task of their own. */
+function Tiles({ url, attribution }: { url: string; attribution: string }) {
+  const painted = usePainted();
+  const tileEvents = useMemo(
+    () => ({ tileerror: (e: TileErrorEvent) => e.tile.classList.add('explore-map__tile--failed') }),
+    [],
   );
-  const prefetch = useCallback(
-    (marker: MapMarker) => prefetchExplorePost(queryClient, marker._id),
-    [queryClient],
-  );
-  const openStack = useCallback((cluster: MapCluster) => onOpen({ clusterId: cluster.id }), [onOpen]);
+  if (!painted) return null;
   return (
-    <>
-      {/* Keyed by id: markers that stay in view keep their element while the viewport reloads. */}
-      {markers.map((marker) => (
-        <PostMarker key={marker._id} marker={marker} onOpen={openPost} onHover={prefetch} />
-      ))}
-      {clusters.map((cluster) => (
-        <ClusterMarker key={cluster.id} cluster={cluster} onZoom={zoomTo} onOpenStack={openStack} />
-      ))}
-    </>
+    <TileLayer
+      url={url}
+      attribution={attribution}
+      {...TILE_LAYER_OPTIONS}
+      errorTileUrl={BLANK_TILE}
+      eventHandlers={tileEvents}
+    />
   );
 }
 
@@ -112,37 +126,32 @@ export default function ExploreMap() {
     void queryClient.invalidateQueries({ queryKey: exploreKeys.viewports });
   }, [queryClient]);
 
-  const tileEvents = useMemo(
-    () => ({ tileerror: (e: TileErrorEvent) => e.tile.classList.add('explore-map__tile--failed') }),
-    [],
-  );
+  // Leaflet measures its container as it starts, which makes the browser lay out the whole screen
+  // React has just built, in the same task. Starting it after the screen's first paint splits that
+  // work in two (docs/performance.md); the status line below shows meanwhile.
+  const painted = usePainted();
 
   return (
     <div className="explore-map">
-      <MapContainer
-        className="explore-map__leaflet"
-        center={[MAP_DEFAULT_CENTER.lat, MAP_DEFAULT_CENTER.lng]}
-        zoom={MAP_DEFAULT_ZOOM}
-        minZoom={MAP_MIN_ZOOM}
-        maxZoom={MAP_MAX_ZOOM}
-        worldCopyJump
-        zoomAnimation={!reducedMotion()}
-      >
-        {config.data && (
-          <TileLayer
-            url={config.data.tileUrl}
-            attribution={config.data.attribution}
-            {...TILE_LAYER_OPTIONS}
-            errorTileUrl={BLANK_TILE}
-            eventHandlers={tileEvents}
-          />
-        )}
-        <ViewportWatcher onChange={setViewport} />
-        {explore.data && (
-          <Markers markers={explore.data.markers} clusters={explore.data.clusters} onOpen={open} />
-        )}
-        <LocateControl />
-      </MapContainer>
+      {!painted && <div className="explore-map__leaflet" />}
+      {painted && (
+        <MapContainer
+          className="explore-map__leaflet"
+          center={[MAP_DEFAULT_CENTER.lat, MAP_DEFAULT_CENTER.lng]}
+          zoom={MAP_DEFAULT_ZOOM}
+          minZoom={MAP_MIN_ZOOM}
+          maxZoom={MAP_MAX_ZOOM}
+          worldCopyJump
+          zoomAnimation={!reducedMotion()}
+        >
+          {config.data && <Tiles url={config.data.tileUrl} attribution={config.data.attribution} />}
+          <ViewportWatcher onChange={setViewport} />
+          {explore.data && (
+            <Markers markers={explore.data.markers} clusters={explore.data.clusters} onOpen={open} />
+          )}
+          <LocateControl />
+        </MapContainer>
+      )}
       {!explore.data && !explore.isError && (
         <p className="explore-map__status" role="status">
           {LOADING_TEXT}
