@@ -148,7 +148,8 @@ describe('profiles', () => {
     await page.getByRole('heading', { level: 1, name: prolific.username }).waitFor();
     await page.getByRole('img', { name: 'No profile picture' }).waitFor();
     await page.locator('article[data-post-id]').first().waitFor();
-    expect((await cardIds(page)).length).toBe(20);
+    // The first cards render first, the rest of the page right after (components/post/infinite-list.tsx).
+    await expect.poll(async () => (await cardIds(page)).length).toBe(20);
     for (let i = 0; i < 20 && (await cardIds(page)).length < 23; i += 1) {
       await page.locator('article[data-post-id]').last().scrollIntoViewIfNeeded();
       await page.waitForTimeout(250);

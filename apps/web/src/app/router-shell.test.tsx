@@ -62,8 +62,8 @@ function Navigator() {
 describe('ScrollRestoration', () => {
   let scrollTo: ReturnType<typeof vi.fn>;
   beforeEach(() => {
-    scrollTo = vi.fn((_x: number, y: number) => {
-      Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+    scrollTo = vi.fn(({ top }: ScrollToOptions) => {
+      Object.defineProperty(window, 'scrollY', { value: top, configurable: true });
     });
     window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
     vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => {
@@ -83,10 +83,10 @@ describe('ScrollRestoration', () => {
     Object.defineProperty(window, 'scrollY', { value: 1840, configurable: true });
     fireEvent.scroll(window);
     act(() => void navigation.go('/profile/abc'));
-    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 0, left: 0, behavior: 'instant' });
 
     act(() => void navigation.go(-1));
-    expect(scrollTo).toHaveBeenLastCalledWith(0, 1840);
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 1840, left: 0, behavior: 'instant' });
   });
 });
 
@@ -96,8 +96,8 @@ describe('ScrollRestoration on a page that is still growing', () => {
   beforeEach(() => {
     // The window scrolls no further than the page is tall, as a browser does.
     pageHeight = 5000;
-    window.scrollTo = vi.fn((_x: number, y: number) => {
-      Object.defineProperty(window, 'scrollY', { value: Math.min(y, pageHeight), configurable: true });
+    window.scrollTo = vi.fn(({ top }: ScrollToOptions) => {
+      Object.defineProperty(window, 'scrollY', { value: Math.min(top!, pageHeight), configurable: true });
     }) as unknown as typeof window.scrollTo;
     vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => {
       cb(0);

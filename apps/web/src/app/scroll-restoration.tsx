@@ -12,6 +12,12 @@ const positions = new Map<string, number>(
   })(),
 );
 
+/**
+ * Scrolls without animating: global.css makes scrolling smooth (for in-page links), but a page that
+ * comes back should be where it was, not glide there from the top.
+ */
+const jumpTo = (y: number) => window.scrollTo({ top: y, left: 0, behavior: 'instant' });
+
 /** How long a returning page may take to grow tall enough for its saved position. */
 const RESTORE_WINDOW_MS = 2000;
 
@@ -22,11 +28,11 @@ const RESTORE_WINDOW_MS = 2000;
  * closes. Returns the clean-up.
  */
 function restore(y: number): () => void {
-  window.scrollTo(0, y);
+  jumpTo(y);
   if (Math.abs(window.scrollY - y) < 1 || typeof ResizeObserver === 'undefined') return () => {};
   const userScrolls = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
   const observer = new ResizeObserver(() => {
-    window.scrollTo(0, y);
+    jumpTo(y);
     if (Math.abs(window.scrollY - y) < 1) stop();
   });
   const timer = setTimeout(() => stop(), RESTORE_WINDOW_MS);
@@ -75,7 +81,7 @@ export function ScrollRestoration() {
     const saved = positions.get(key);
     if (navigationType === 'POP' && saved !== undefined) return restore(saved);
     if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
-    else window.scrollTo(0, 0);
+    else jumpTo(0);
   }, [key, hash, navigationType]);
 
   return null;

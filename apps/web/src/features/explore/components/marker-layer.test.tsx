@@ -18,7 +18,7 @@ const post = (i: number): MapMarker => ({
   username: `owner${i}`,
 });
 const cluster = (id: number, count: number, expansionZoom = 12): MapCluster => ({
-  id,
+  id: `c${id}`,
   latitude: 52,
   longitude: 0.5 + id / 100,
   count,
