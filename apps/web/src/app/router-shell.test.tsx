@@ -59,6 +59,18 @@ function Navigator() {
   return <ScrollRestoration />;
 }
 
+/** Renders the feed, scrolls it to `y` and opens a profile, as a reader would before pressing Back. */
+function leaveFeedAt(y: number) {
+  render(
+    <MemoryRouter initialEntries={['/feed']}>
+      <Navigator />
+    </MemoryRouter>,
+  );
+  Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+  fireEvent.scroll(window);
+  act(() => void navigation.go('/profile/abc'));
+}
+
 describe('ScrollRestoration', () => {
   let scrollTo: ReturnType<typeof vi.fn>;
   beforeEach(() => {
@@ -74,15 +86,7 @@ describe('ScrollRestoration', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('starts new pages at the top and returns to the left position on Back', () => {
-    render(
-      <MemoryRouter initialEntries={['/feed']}>
-        <Navigator />
-      </MemoryRouter>,
-    );
-    // The reader scrolls down the feed, then opens a profile.
-    Object.defineProperty(window, 'scrollY', { value: 1840, configurable: true });
-    fireEvent.scroll(window);
-    act(() => void navigation.go('/profile/abc'));
+    leaveFeedAt(1840);
     expect(scrollTo).toHaveBeenLastCalledWith({ top: 0, left: 0, behavior: 'instant' });
 
     act(() => void navigation.go(-1));
@@ -127,14 +131,7 @@ describe('ScrollRestoration on a page that is still growing', () => {
   });
 
   it('keeps scrolling to the saved position as the page grows, then stops', () => {
-    render(
-      <MemoryRouter initialEntries={['/feed']}>
-        <Navigator />
-      </MemoryRouter>,
-    );
-    Object.defineProperty(window, 'scrollY', { value: 6500, configurable: true });
-    fireEvent.scroll(window);
-    act(() => void navigation.go('/profile/abc'));
+    leaveFeedAt(6500);
     pageHeight = 1000; // Back on the feed, only its first cards are there yet.
     act(() => void navigation.go(-1));
     expect(window.scrollY).toBe(1000);
@@ -153,14 +150,7 @@ describe('ScrollRestoration on a page that is still growing', () => {
   });
 
   it('gives up as soon as the reader scrolls', () => {
-    render(
-      <MemoryRouter initialEntries={['/feed']}>
-        <Navigator />
-      </MemoryRouter>,
-    );
-    Object.defineProperty(window, 'scrollY', { value: 6500, configurable: true });
-    fireEvent.scroll(window);
-    act(() => void navigation.go('/profile/abc'));
+    leaveFeedAt(6500);
     pageHeight = 1000;
     act(() => void navigation.go(-1));
     fireEvent.wheel(window);

@@ -1,4 +1,4 @@
-import { MAP_MAX_ZOOM } from '@cats/contracts';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_MAX_ZOOM, MAP_MIN_ZOOM } from '@cats/contracts';
 
 /**
  * Tile-layer options both maps share. On high-density screens (most phones) Leaflet asks for the next
@@ -8,3 +8,12 @@ import { MAP_MAX_ZOOM } from '@cats/contracts';
  * deepest OpenStreetMap serves.
  */
 export const TILE_LAYER_OPTIONS = { detectRetina: true, maxZoom: MAP_MAX_ZOOM + 1 } as const;
+
+/** The view both maps open on (spec: the default centre and zoom) and how far they zoom. */
+export const MAP_VIEW_OPTIONS = {
+  center: [MAP_DEFAULT_CENTER.lat, MAP_DEFAULT_CENTER.lng] as [number, number],
+  zoom: MAP_DEFAULT_ZOOM,
+  minZoom: MAP_MIN_ZOOM,
+  maxZoom: MAP_MAX_ZOOM,
+  worldCopyJump: true,
+};

@@ -3,17 +3,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TileErrorEvent } from 'leaflet';
 import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  MAP_DEFAULT_CENTER,
-  MAP_DEFAULT_ZOOM,
-  MAP_MAX_ZOOM,
-  MAP_MIN_ZOOM,
-  type MapCluster,
-  type MapMarker,
-  type MapViewport,
-} from '@cats/contracts';
+import { MAP_MAX_ZOOM, type MapCluster, type MapMarker, type MapViewport } from '@cats/contracts';
 import { usePainted } from '../../../lib/after-paint.ts';
-import { TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
+import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { exploreKeys, useExploreViewport } from '../api/get-explore.ts';
 import { prefetchExplorePost } from '../api/get-explore-posts.ts';
@@ -135,15 +127,7 @@ export default function ExploreMap() {
     <div className="explore-map">
       {!painted && <div className="explore-map__leaflet" />}
       {painted && (
-        <MapContainer
-          className="explore-map__leaflet"
-          center={[MAP_DEFAULT_CENTER.lat, MAP_DEFAULT_CENTER.lng]}
-          zoom={MAP_DEFAULT_ZOOM}
-          minZoom={MAP_MIN_ZOOM}
-          maxZoom={MAP_MAX_ZOOM}
-          worldCopyJump
-          zoomAnimation={!reducedMotion()}
-        >
+        <MapContainer className="explore-map__leaflet" {...MAP_VIEW_OPTIONS} zoomAnimation={!reducedMotion()}>
           {config.data && <Tiles url={config.data.tileUrl} attribution={config.data.attribution} />}
           <ViewportWatcher onChange={setViewport} />
           {explore.data && (

@@ -2,16 +2,9 @@ import { useEffect, useMemo, useState } from 'react';
 import L from 'leaflet';
 import { MapContainer, Marker, TileLayer, useMap } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
-import {
-  MAP_DEFAULT_CENTER,
-  MAP_DEFAULT_ZOOM,
-  MAP_MARKER_SIZE,
-  MAP_MAX_ZOOM,
-  MAP_MIN_ZOOM,
-  type Post,
-} from '@cats/contracts';
+import { MAP_MARKER_SIZE, type Post } from '@cats/contracts';
 import { PostCard } from '../../../components/post/post-card.tsx';
-import { TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
+import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { useGroupMap } from '../api/get-group-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
@@ -85,14 +78,7 @@ export default function GroupMap({ groupId }: { groupId: string }) {
     <div className="groups-map">
       {posts.length === 0 && <EmptyPictures />}
       <div className="groups-map__frame">
-        <MapContainer
-          className="groups-map__map"
-          center={[MAP_DEFAULT_CENTER.lat, MAP_DEFAULT_CENTER.lng]}
-          zoom={MAP_DEFAULT_ZOOM}
-          minZoom={MAP_MIN_ZOOM}
-          maxZoom={MAP_MAX_ZOOM}
-          worldCopyJump
-        >
+        <MapContainer className="groups-map__map" {...MAP_VIEW_OPTIONS}>
           <TileLayer
             url={config.data.tileUrl}
             attribution={config.data.attribution}
