@@ -221,7 +221,7 @@ describe('feed', () => {
     for (const request of [...refreshes, ...firstPages]) {
       expect(request.initiator).toMatch(/early-requests-[\w-]+\.js/);
     }
-    expect(await page.locator('article[data-post-id]').count()).toBe(20);
+    await expect.poll(() => page.locator('article[data-post-id]').count()).toBe(20);
     // The session works afterwards: a like goes through with the restored token.
     const like = page
       .locator('article[data-post-id]')

@@ -17,3 +17,14 @@ export const MAP_VIEW_OPTIONS = {
   maxZoom: MAP_MAX_ZOOM,
   worldCopyJump: true,
 };
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** For the HTML of both maps' div icons, which React does not render: text as text, never as markup. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);

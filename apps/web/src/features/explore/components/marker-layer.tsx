@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import L, { type LeafletKeyboardEvent } from 'leaflet';
 import { useMap } from 'react-leaflet';
 import { MAP_MARKER_SIZE, MAP_MAX_ZOOM, type MapCluster, type MapMarker } from '@cats/contracts';
-import { escapeHtml, markerAlt } from '../lib/viewport.ts';
+import { escapeHtml } from '../../../lib/leaflet-tiles.ts';
+import { markerAlt } from '../lib/viewport.ts';
 
 const HALF = MAP_MARKER_SIZE / 2;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, postAlt, toViewport } from './viewport.ts';
+import { escapeHtml } from '../../../lib/leaflet-tiles.ts';
+import { postAlt, toViewport } from './viewport.ts';
 
 const bounds = (west: number, south: number, east: number, north: number) => ({
   getWest: () => west,

@@ -40,13 +40,3 @@ export function postAlt(post: { catName: string | null; user: { username: string
 /** A lone marker's text alternative: the same as its post's picture. */
 export const markerAlt = (marker: { catName: string | null; username: string }): string =>
   postAlt({ catName: marker.catName, user: { username: marker.username } });
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-/** For the HTML of Leaflet's div icons, which React does not render. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);

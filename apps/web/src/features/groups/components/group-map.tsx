@@ -4,14 +4,11 @@ import { MapContainer, Marker, TileLayer, useMap } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MAP_MARKER_SIZE, type Post } from '@cats/contracts';
 import { PostCard } from '../../../components/post/post-card.tsx';
-import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
+import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS, escapeHtml } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { useGroupMap } from '../api/get-group-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
 import { EmptyPictures } from './group-feed.tsx';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const located = (p: Post): p is Post & { latitude: number; longitude: number } =>
   Number.isFinite(p.latitude) && Number.isFinite(p.longitude);
