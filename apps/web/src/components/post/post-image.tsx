@@ -40,16 +40,14 @@ function averageColor(base64: string): string | undefined {
  * frame shows the preview's average colour.
  */
 function usePlaceholder(hash: string): { url?: string; color?: string } {
-  const [decodedHash, setDecodedHash] = useState(() => (decoded.has(hash) ? hash : null));
+  const [preview, setPreview] = useState(() => (decoded.has(hash) ? { hash, url: decoded.get(hash) } : null));
+  const ready = preview?.hash === hash;
   useEffect(() => {
-    if (decodedHash === hash) return;
+    if (ready) return;
     // After the paint: effects of the feed's first render run in the task that paints it.
-    return afterNextPaint(() => {
-      decodePlaceholder(hash);
-      setDecodedHash(hash);
-    });
-  }, [hash, decodedHash]);
-  return decodedHash === hash ? { url: decoded.get(hash) } : { color: averageColor(hash) };
+    return afterNextPaint(() => setPreview({ hash, url: decodePlaceholder(hash) }));
+  }, [hash, ready]);
+  return ready ? { url: preview.url } : { color: averageColor(hash) };
 }
 
 interface PostImageProps {

@@ -53,21 +53,7 @@ function useZoomTo() {
   );
 }
 
-/** What the map's markers do when activated or hovered. */
-function useMarkerActions(onOpen: (selection: Selection) => void): MarkerActions {
-  const zoomTo = useZoomTo();
-  const queryClient = useQueryClient();
-  return useMemo(
-    () => ({
-      openPost: (marker) => onOpen({ postId: marker._id, title: markerAlt(marker) }),
-      hoverPost: (marker) => prefetchExplorePost(queryClient, marker._id),
-      zoomTo,
-      openStack: (cluster) => onOpen({ clusterId: cluster.id }),
-    }),
-    [onOpen, queryClient, zoomTo],
-  );
-}
-
+/** The viewport's markers, and what they do when activated or hovered. */
 function Markers({
   markers,
   clusters,
@@ -77,7 +63,18 @@ function Markers({
   clusters: MapCluster[];
   onOpen: (selection: Selection) => void;
 }) {
-  return <MarkerLayer markers={markers} clusters={clusters} actions={useMarkerActions(onOpen)} />;
+  const zoomTo = useZoomTo();
+  const queryClient = useQueryClient();
+  const actions = useMemo<MarkerActions>(
+    () => ({
+      openPost: (marker) => onOpen({ postId: marker._id, title: markerAlt(marker) }),
+      hoverPost: (marker) => prefetchExplorePost(queryClient, marker._id),
+      zoomTo,
+      openStack: (cluster) => onOpen({ clusterId: cluster.id }),
+    }),
+    [onOpen, queryClient, zoomTo],
+  );
+  return <MarkerLayer markers={markers} clusters={clusters} actions={actions} />;
 }
 
 /** The tiles, one paint after the map: Leaflet's start and the first tiles each get a task of their own. */
@@ -125,8 +122,7 @@ export default function ExploreMap() {
 
   return (
     <div className="explore-map">
-      {!painted && <div className="explore-map__leaflet" />}
-      {painted && (
+      {painted ? (
         <MapContainer className="explore-map__leaflet" {...MAP_VIEW_OPTIONS} zoomAnimation={!reducedMotion()}>
           {config.data && <Tiles url={config.data.tileUrl} attribution={config.data.attribution} />}
           <ViewportWatcher onChange={setViewport} />
@@ -135,6 +131,8 @@ export default function ExploreMap() {
           )}
           <LocateControl />
         </MapContainer>
+      ) : (
+        <div className="explore-map__leaflet" />
       )}
       {!explore.data && !explore.isError && (
         <p className="explore-map__status" role="status">
