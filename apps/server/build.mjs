@@ -1,8 +1,13 @@
 import { build } from 'esbuild';
 
 // Bundles the server and the workspace's TypeScript packages; npm dependencies stay external.
+// Every entry lands in dist/ itself: the bundled database client starts ./pglite-worker.js beside it.
 await build({
-  entryPoints: ['src/server.ts', 'src/db/migrate-cli.ts'],
+  entryPoints: {
+    server: 'src/server.ts',
+    'migrate-cli': 'src/db/migrate-cli.ts',
+    'pglite-worker': 'src/db/pglite-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -2,13 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client.ts';
+import { openPglite } from '../src/db/pglite-thread.ts';
 import { LocalStorage } from '../src/media/local-storage.ts';
 import type { MediaStorage } from '../src/media/storage.ts';
 import { seedDemoUser } from '../src/seed/seed.ts';
@@ -48,8 +48,7 @@ async function openTestDatabase(
       },
     };
   }
-  const dump = readFileSync(inject('pgliteDump'));
-  const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const client = await openPglite({ loadDataDir: readFileSync(inject('pgliteDump')) });
   return { handle: await openDatabase({ dataDir }, client), drop: async () => {} };
 }
 

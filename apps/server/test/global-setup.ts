@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
-import { openDatabase, openPglite } from '../src/db/client.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { openPglite } from '../src/db/pglite-thread.ts';
 
 /**
  * Migrates once and hands each test file a starting point: a dumped PGlite data dir (about 0.5 s to
@@ -38,9 +39,8 @@ export default async function setup(project: TestProject) {
   const client = await openPglite({});
   const handle = await openDatabase({ dataDir: dir }, client);
   await handle.migrate();
-  const dump = await client.dumpDataDir('none');
   const file = join(dir, 'template.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  writeFileSync(file, await client.dumpDataDir());
   await handle.close();
   project.provide('pgliteDump', file);
   project.provide('pgTemplate', '');

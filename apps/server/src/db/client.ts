@@ -1,10 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite, QueryOptions } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -12,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { openPglite, type PgliteClient, type PgliteTransaction } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -24,6 +23,8 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   ping(): Promise<void>;
   migrate(): Promise<void>;
+  /** Garbage collection of the database's own thread, where it has one (PGlite). */
+  collectGarbage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,10 +40,11 @@ export function migrationsFolder(): string {
 }
 
 /**
- * PGlite is a single connection. It already runs every query and transaction exclusively, so requests
- * never interleave inside a transaction; the one way to hang it is a query on the root database issued
- * from inside a transaction callback (it would wait for the transaction that waits for it). We mark
- * transaction callbacks with AsyncLocalStorage and turn that mistake into an immediate error.
+ * PGlite is a single connection, on a thread of its own (pglite-thread.ts). It runs every statement and
+ * transaction exclusively, so requests never interleave inside a transaction; the one way to hang it
+ * is a query on the root database issued from inside a transaction callback (it would wait for the
+ * transaction that waits for it). We mark transaction callbacks with AsyncLocalStorage and turn that
+ * mistake into an immediate error.
  */
 const insideTransaction = new AsyncLocalStorage<true>();
 
@@ -53,75 +55,26 @@ export class NestedRootQueryError extends Error {
   }
 }
 
-function guardSingleConnection(client: PGlite): PGlite {
-  const guarded = ['query', 'exec', 'sql', 'transaction'] as const;
-  return new Proxy(client, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      if (!(guarded as readonly (string | symbol)[]).includes(prop)) return value.bind(target);
-      return (...args: unknown[]) => {
-        if (insideTransaction.getStore()) return Promise.reject(new NestedRootQueryError());
-        if (prop === 'transaction') {
-          const [callback] = args as [(tx: unknown) => Promise<unknown>];
-          return target.transaction((tx) => insideTransaction.run(true, () => callback(tx)));
-        }
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
+function guardSingleConnection(client: PgliteClient): PgliteClient {
+  const outside =
+    <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      insideTransaction.getStore() ? Promise.reject(new NestedRootQueryError()) : run(...args);
+  return {
+    query: outside((sql: string, params?: unknown[], options?: QueryOptions) =>
+      client.query(sql, params, options),
+    ),
+    exec: outside((sql: string) => client.exec(sql)),
+    transaction: outside(<T>(callback: (tx: PgliteTransaction) => Promise<T>) =>
+      client.transaction((tx) => insideTransaction.run(true, () => callback(tx))),
+    ) as PgliteClient['transaction'],
+    dumpDataDir: () => client.dumpDataDir(),
+    collectGarbage: () => client.collectGarbage(),
+    close: () => client.close(),
+    get closed() {
+      return client.closed;
     },
-  });
-}
-
-export interface PgliteOptions {
-  dataDir?: string;
-  /** A dumped data directory (tar) to start from, e.g. a migrated template in tests. */
-  loadDataDir?: Blob;
-}
-
-/**
- * Start-up settings that keep the embedded server small (measured by bench/pglite-memory.ts, recorded in
- * docs/performance.md). shared_buffers is what counts: PGlite's 128 MB default costs ~130 MB of resident
- * memory over 8 MB, and 8 MB answered the feed of a 100,000-post dataset as fast as 16 or 32 MB.
- * work_mem (PostgreSQL's default, made explicit) and maintenance_work_mem bound how far one sort or one
- * index build can grow the WebAssembly heap, which never shrinks.
- */
-const PGLITE_START_PARAMS = [
-  '-c',
-  'shared_buffers=8MB',
-  '-c',
-  'work_mem=4MB',
-  '-c',
-  'maintenance_work_mem=16MB',
-];
-
-/**
- * One full garbage collection, also without node --expose-gc (V8's documented flag, exposed for this
- * call only through a fresh context).
- */
-export function collectGarbage(): void {
-  let gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-  }
-  gc();
-}
-
-export async function openPglite(options: PgliteOptions): Promise<PGlite> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    startParams: [
-      ...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams,
-      ...PGLITE_START_PARAMS,
-    ],
-  });
-  // Opening leaves hundreds of MB of garbage behind (the file-system bundle, the WebAssembly module's
-  // bytes and, on a new data directory, initdb's): an idle server would keep it resident for a long
-  // time. One collection now returns it (docs/performance.md, "PGlite settings").
-  collectGarbage();
-  return client;
+  } as PgliteClient;
 }
 
 /** pg_advisory_lock key for migrations (any constant; this one spells "cats" in ASCII). */
@@ -129,7 +82,7 @@ const MIGRATION_LOCK_KEY = 0x63617473;
 
 export async function openDatabase(
   opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number },
-  pglite?: PGlite,
+  pglite?: PgliteClient,
 ): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -160,6 +113,7 @@ export async function openDatabase(
           await lock.end();
         }
       },
+      collectGarbage: async () => {},
       close: async () => {
         if (closed) return;
         closed = true;
@@ -168,7 +122,11 @@ export async function openDatabase(
     };
   }
   const client = pglite ?? (await openPglite({ dataDir: resolve(opts.dataDir, 'pglite') }));
-  const db = drizzlePglite(guardSingleConnection(client), { schema }) as unknown as Database;
+  // drizzle's PGlite driver calls query, exec and transaction only, which the thread's client has.
+  const db = drizzlePglite({
+    client: guardSingleConnection(client) as unknown as PGlite,
+    schema,
+  }) as unknown as Database;
   return {
     db,
     kind: 'pglite',
@@ -178,8 +136,9 @@ export async function openDatabase(
     migrate: async () => {
       await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
     },
+    collectGarbage: () => client.collectGarbage(),
     close: async () => {
-      if (!client.closed) await client.close();
+      await client.close();
     },
   };
 }

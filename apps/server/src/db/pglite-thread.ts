@@ -1,0 +1,217 @@
+/**
+ * The embedded database on a thread of its own (pglite-worker.ts), as the part of PGlite's interface
+ * drizzle's PGlite driver uses: query, exec and transaction. The server's thread stays free to read and
+ * answer requests while PostgreSQL runs; why, and what it changed, is in docs/performance.md.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import type { PgliteReply, PgliteRequest, PgliteWorkerData, SerializedError } from './pglite-worker.ts';
+
+export interface PgliteOptions {
+  dataDir?: string;
+  /** A dumped data directory (tar) to start from, e.g. a migrated template in tests. */
+  loadDataDir?: Uint8Array;
+}
+
+/** What a transaction's callback gets: statements inside the transaction. */
+export interface PgliteTransaction {
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<Results<T>>;
+  exec(sql: string): Promise<Results[]>;
+}
+
+export interface PgliteClient extends PgliteTransaction {
+  transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
+  /** The data directory as an uncompressed tar (to start other databases from, as tests do). */
+  dumpDataDir(): Promise<Uint8Array>;
+  /** One full garbage collection of the database thread's heap. */
+  collectGarbage(): Promise<void>;
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
+type Request = PgliteRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+/** Started from source (tsx, Vitest) the worker is TypeScript; in the bundle it sits beside server.js. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+
+export async function openPglite(options: PgliteOptions = {}): Promise<PgliteClient> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const workerData: PgliteWorkerData = {
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  };
+  const worker = FROM_SOURCE
+    ? new Worker(typeScriptWorker(new URL('./pglite-worker.ts', import.meta.url)), { eval: true, workerData })
+    : new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData });
+  const client = new PgliteThread(worker);
+  await client.ready;
+  return client;
+}
+
+/**
+ * A worker that loads a TypeScript module through tsx (a development dependency). On Node 20 a worker
+ * given `--import tsx` still could not load a .ts entry, so it registers tsx itself, then imports it.
+ */
+function typeScriptWorker(module: URL): string {
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
+  const api = pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
+  return `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(module.href)}); });`;
+}
+
+class PgliteThread implements PgliteClient {
+  readonly ready: Promise<void>;
+  #worker: Worker;
+  #pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
+  #nextId = 1;
+  /** Why the thread is gone: every request after that fails with it. */
+  #stopped: Error | null = null;
+  #closing: Promise<void> | null = null;
+
+  constructor(worker: Worker) {
+    this.#worker = worker;
+    this.ready = new Promise((resolve, reject) => {
+      worker.on('message', (reply: PgliteReply) => {
+        if ('ready' in reply) {
+          resolve();
+          this.#idle();
+          return;
+        }
+        const pending = this.#pending.get(reply.id);
+        if (!pending) return;
+        this.#pending.delete(reply.id);
+        if ('error' in reply) pending.reject(deserializeError(reply.error));
+        else pending.resolve(reply.result as never);
+        this.#idle();
+      });
+      const stop = (error: Error) => {
+        this.#stopped ??= error;
+        reject(this.#stopped);
+        for (const { reject: fail } of this.#pending.values()) fail(this.#stopped);
+        this.#pending.clear();
+      };
+      worker.on('error', (error) =>
+        stop(new Error(`The embedded database stopped: ${error.message}`, { cause: error })),
+      );
+      worker.on('exit', (code) => stop(new Error(`The embedded database stopped (exit code ${code})`)));
+    });
+  }
+
+  get closed(): boolean {
+    return this.#stopped !== null || this.#closing !== null;
+  }
+
+  async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    return this.#request(queryRequest(sql, params, options, undefined));
+  }
+
+  exec(sql: string): Promise<Results[]> {
+    return this.#request({ op: 'exec', sql });
+  }
+
+  async transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
+    const id = this.#nextId++;
+    await this.#request({ op: 'begin', tx: id });
+    const tx: PgliteTransaction = {
+      query: async (sql, params = [], options) => this.#request(queryRequest(sql, params, options, id)),
+      exec: (sql) => this.#request({ op: 'exec', sql, tx: id }),
+    };
+    let result: T;
+    try {
+      result = await callback(tx);
+    } catch (error) {
+      // The callback's error is the one to report; a failed ROLLBACK means the thread is gone anyway.
+      await this.#request({ op: 'rollback', tx: id }).catch(() => {});
+      throw error;
+    }
+    await this.#request({ op: 'commit', tx: id });
+    return result;
+  }
+
+  dumpDataDir(): Promise<Uint8Array> {
+    return this.#request({ op: 'dump' });
+  }
+
+  async collectGarbage(): Promise<void> {
+    await this.#request({ op: 'gc' });
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#stopped) return;
+      try {
+        await this.#request({ op: 'close' }, true);
+      } finally {
+        await this.#worker.terminate();
+      }
+    })();
+    return this.#closing;
+  }
+
+  #request<T>(request: Request, closing = false): Promise<T> {
+    if (this.#closing && !closing) return Promise.reject(new Error('The embedded database is closed'));
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: never) => void, reject });
+      // Keeps the process alive while the database answers (a CLI awaiting a migration has nothing
+      // else to wait on); an idle database thread alone does not.
+      if (this.#pending.size === 1) this.#worker.ref();
+      try {
+        this.#worker.postMessage({ ...request, id } as PgliteRequest);
+      } catch (error) {
+        // Parameters the thread cannot receive (a function, say) fail this statement only.
+        this.#pending.delete(id);
+        this.#idle();
+        reject(error as Error);
+      }
+    });
+  }
+
+  #idle(): void {
+    if (this.#pending.size === 0) this.#worker.unref();
+  }
+}
+
+function queryRequest(
+  sql: string,
+  params: unknown[],
+  options: QueryOptions | undefined,
+  tx: number | undefined,
+): Request {
+  if (options?.serializers || options?.blob || options?.paramTypes) {
+    throw new Error('The embedded database thread accepts rowMode and text parsers only');
+  }
+  const parsers = Object.entries(options?.parsers ?? {});
+  // drizzle's parsers keep dates, timestamps and intervals as PostgreSQL's text. Functions cannot cross
+  // threads, so the thread applies that same rule to the types named here, and nothing else is accepted.
+  if (parsers.some(([, parse]) => parse('Any text', 25) !== 'Any text')) {
+    throw new Error('The embedded database thread accepts parsers that keep the text only');
+  }
+  return {
+    op: 'query',
+    sql,
+    params,
+    rowMode: options?.rowMode,
+    textTypes: parsers.map(([type]) => Number(type)),
+    ...(tx === undefined ? {} : { tx }),
+  };
+}
+
+/** An Error with PostgreSQL's fields (code, constraint…) as the database's own error has them. */
+function deserializeError({ name, message, ...fields }: SerializedError): Error {
+  const error = new Error(message);
+  error.name = name;
+  return Object.assign(error, fields);
+}

@@ -1,0 +1,258 @@
+/**
+ * The embedded database's own thread (started by pglite-thread.ts).
+ *
+ * PGlite is PostgreSQL compiled to WebAssembly: every statement runs synchronously on the thread that
+ * calls it. On the server's thread that meant no request was read, parsed or answered while a query
+ * ran, and at 50 connections some waited seconds before the server even read them (docs/performance.md,
+ * "Feed on PGlite"). Here PGlite has a thread of its own; the server's thread only sends statements
+ * and receives rows, so it keeps serving HTTP on the other core.
+ *
+ * This thread runs requests as they arrive and leaves their order to PGlite's two locks, which run one
+ * statement at a time and one transaction at a time, in the order they were asked for: a statement
+ * from outside an open transaction waits until it ends, while the transaction's own statements go ahead.
+ *
+ * Statements are prepared once per SQL text and then only bound and executed, as node-postgres does
+ * with named statements on PostgreSQL. PGlite's own query() parses and plans every statement again:
+ * for the feed's page that was a third of its time (docs/performance.md).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbage } from '../lib/garbage.ts';
+import {
+  parse,
+  PGlite,
+  protocol,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from '@electric-sql/pglite';
+
+export interface PgliteWorkerData {
+  dataDir?: string;
+  /** A dumped data directory (tar) to start from, e.g. a migrated template in tests. */
+  loadDataDir?: Uint8Array;
+}
+
+/** What the server's thread asks. `tx` names the open transaction a statement belongs to. */
+export type PgliteRequest = { id: number } & (
+  | {
+      op: 'query';
+      sql: string;
+      params: unknown[];
+      rowMode: 'array' | 'object' | undefined;
+      /** Types to hand back as PostgreSQL's text (drizzle's parsers for dates and intervals). */
+      textTypes: number[];
+      tx?: number;
+    }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin' | 'commit' | 'rollback'; tx: number }
+  | { op: 'dump' }
+  | { op: 'gc' }
+  | { op: 'close' }
+);
+
+/** A database error's fields (code, constraint, detail…), which a structured clone would drop. */
+export type SerializedError = { name: string; message: string } & Record<string, unknown>;
+
+export type PgliteReply =
+  | { id: number; result: Results | Results[] | Uint8Array | null }
+  | { id: number; error: SerializedError }
+  | { ready: true };
+
+/**
+ * Start-up settings that keep the embedded server small (measured by bench/pglite-memory.ts, recorded in
+ * docs/performance.md). shared_buffers is what counts: PGlite's 128 MB default costs ~130 MB of resident
+ * memory over 8 MB, and 8 MB answered the feed of a 100,000-post dataset as fast as 16 or 32 MB.
+ * work_mem (PostgreSQL's default, made explicit) and maintenance_work_mem bound how far one sort or one
+ * index build can grow the WebAssembly heap, which never shrinks.
+ */
+const PGLITE_START_PARAMS = [
+  '-c',
+  'shared_buffers=8MB',
+  '-c',
+  'work_mem=4MB',
+  '-c',
+  'maintenance_work_mem=16MB',
+];
+
+/** Thrown into PGlite's transaction callback to make it roll back. */
+const ROLL_BACK = Symbol('roll back');
+
+interface OpenTransaction {
+  tx: Transaction;
+  /** Ends the transaction's callback: true commits, false rolls back. */
+  finish: (commit: boolean) => void;
+  /** PGlite's transaction() call, settled once COMMIT or ROLLBACK ran. */
+  done: Promise<unknown>;
+}
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.ts runs as a worker thread (pglite-thread.ts)');
+const options = workerData as PgliteWorkerData;
+
+const pg = await PGlite.create({
+  ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  ...(options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {}),
+  startParams: [
+    ...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams,
+    ...PGLITE_START_PARAMS,
+  ],
+});
+// Opening leaves hundreds of MB of garbage behind in this thread's heap (the file-system bundle, the
+// WebAssembly module's bytes and, on a new data directory, initdb's): an idle server would keep it
+// resident for a long time. One full collection now returns it (docs/performance.md, "PGlite settings").
+collectGarbage();
+
+const transactions = new Map<number, OpenTransaction>();
+
+/** How many prepared statements to keep: the app's queries are a few dozen shapes. */
+const STATEMENT_CACHE_SIZE = 200;
+/** Prepared statements by SQL text, least recently used first (a Map keeps insertion order). */
+const statements = new Map<string, { name: string; paramTypes: number[] }>();
+let statementCount = 0;
+/** PostgreSQL's answer when a statement's result columns changed under it (a migration, say). */
+const PLAN_CHANGED = /cached plan must not change result type/;
+
+port.on('message', (request: PgliteRequest) => {
+  // Not awaited: a statement that waits for an open transaction must not hold up that transaction's
+  // own statements, which arrive after it.
+  run(request).then(
+    (result) =>
+      port.postMessage(
+        { id: request.id, result } satisfies PgliteReply,
+        result instanceof Uint8Array ? [result.buffer as ArrayBuffer] : [],
+      ),
+    (error: unknown) =>
+      port.postMessage({ id: request.id, error: serializeError(error) } satisfies PgliteReply),
+  );
+});
+port.postMessage({ ready: true } satisfies PgliteReply);
+
+async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8Array | null> {
+  switch (request.op) {
+    case 'query': {
+      const options: QueryOptions = {
+        ...(request.rowMode ? { rowMode: request.rowMode } : {}),
+        parsers: Object.fromEntries(request.textTypes.map((type) => [type, (value: string) => value])),
+      };
+      const statement = () => runPrepared(request.sql, request.params, options);
+      if (request.tx !== undefined) {
+        openTransaction(request.tx);
+        return pg._runExclusiveQuery(statement);
+      }
+      // Outside a transaction: wait for any open one, then make the change durable as query() does.
+      return pg._runExclusiveTransaction(() =>
+        pg._runExclusiveQuery(async () => {
+          const result = await statement();
+          await pg.syncToFs();
+          return result;
+        }),
+      );
+    }
+    case 'exec':
+      return (request.tx === undefined ? pg : openTransaction(request.tx).tx).exec(request.sql);
+    case 'begin':
+      return begin(request.tx);
+    case 'commit':
+    case 'rollback': {
+      const open = openTransaction(request.tx);
+      transactions.delete(request.tx);
+      open.finish(request.op === 'commit');
+      await open.done.catch((error: unknown) => {
+        if (error !== ROLL_BACK) throw error;
+      });
+      return null;
+    }
+    case 'dump': {
+      const dump = await pg.dumpDataDir('none');
+      return new Uint8Array(await dump.arrayBuffer());
+    }
+    case 'gc':
+      collectGarbage();
+      return null;
+    case 'close':
+      await pg.close();
+      return null;
+  }
+}
+
+/**
+ * One statement through the extended protocol, as PGlite's query() runs it (parse, describe, bind,
+ * describe, execute, sync), except that the parse and the parameter types are kept under a name the
+ * first time and reused after. The caller holds PGlite's statement lock.
+ */
+async function runPrepared(sql: string, params: unknown[], options: QueryOptions): Promise<Results> {
+  const { serialize } = protocol;
+  const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
+  const messages: Awaited<ReturnType<typeof send>> = [];
+  let statement = statements.get(sql);
+  try {
+    if (statement) {
+      statements.delete(sql);
+    } else {
+      const name = `cats_${(statementCount += 1)}`;
+      await send(serialize.parse({ name, text: sql }));
+      statement = {
+        name,
+        paramTypes: parse.parseDescribeStatementResults(await send(serialize.describe({ type: 'S', name }))),
+      };
+      const [oldestSql, oldest] = statements.size >= STATEMENT_CACHE_SIZE ? [...statements][0]! : [];
+      if (oldestSql !== undefined && oldest) {
+        statements.delete(oldestSql);
+        await send(serialize.close({ type: 'S', name: oldest.name }));
+      }
+    }
+    statements.set(sql, statement);
+    const { name, paramTypes } = statement;
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = pg.serializers[paramTypes[i]!];
+      return serializer ? (serializer(value) as string) : String(value);
+    });
+    messages.push(
+      ...(await send(serialize.bind({ statement: name, values }))),
+      ...(await send(serialize.describe({ type: 'P' }))),
+      ...(await send(serialize.execute({}))),
+    );
+  } catch (error) {
+    // A statement whose columns changed is prepared again next time.
+    if (statement && error instanceof Error && PLAN_CHANGED.test(error.message)) {
+      statements.delete(sql);
+      await send(serialize.close({ type: 'S', name: statement.name })).catch(() => {});
+    }
+    throw error;
+  } finally {
+    messages.push(...(await send(serialize.sync())));
+  }
+  return parse.parseResults(messages, pg.parsers, options)[0]!;
+}
+
+/** Opens a transaction and answers once BEGIN has run (or failed). */
+function begin(id: number): Promise<null> {
+  return new Promise((begun, failed) => {
+    let finish!: (commit: boolean) => void;
+    const decided = new Promise<boolean>((resolve) => (finish = resolve));
+    const done = pg.transaction(async (tx) => {
+      transactions.set(id, { tx, finish, done });
+      begun(null);
+      if (!(await decided)) throw ROLL_BACK;
+    });
+    // Before BEGIN ran this rejects the request; afterwards commit or rollback reports the outcome.
+    done.catch(failed);
+  });
+}
+
+function openTransaction(id: number): OpenTransaction {
+  const open = transactions.get(id);
+  if (!open) throw new Error(`Transaction ${id} is not open`);
+  return open;
+}
+
+function serializeError(error: unknown): SerializedError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    // PostgreSQL's error fields are strings and numbers; the failed query's parameters stay here.
+    if (typeof value === 'string' || typeof value === 'number') fields[key] = value;
+  }
+  return { ...fields, name: error.name, message: error.message };
+}
