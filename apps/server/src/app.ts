@@ -13,6 +13,7 @@ import { acquireRedis, redisReady, releaseRedis } from './lib/redis.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { createResponseSerializerCompiler } from './plugins/response-serializer.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { idleGcPlugin } from './plugins/idle-gc.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webPlugin } from './plugins/web.ts';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 },
   });
   await app.register(openApiPlugin);
+  await app.register(idleGcPlugin);
 
   // 2. App services shared by the feature modules. Redis (when configured) holds what instances share.
   if (config.REDIS_URL) {
