@@ -96,6 +96,35 @@ describe('PGlite on its own thread', () => {
     expect(rows.rows).toEqual([]);
   });
 
+  it('prepares each statement once, and keeps it through failed executions', async () => {
+    const prepared = async () =>
+      (await db.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements')).rows[0]!.n;
+    const before = await prepared();
+    for (let i = 0; i < 5; i += 1) await db.query('select name from cats where id = $1', [1]);
+    for (let i = 0; i < 3; i += 1) {
+      await expect(db.query('insert into cats (id, name) values ($1, $2)', [1, 'Dup'])).rejects.toMatchObject(
+        {
+          code: '23505',
+        },
+      );
+    }
+    await expect(db.query('select name from cats where id = $1', ['not a number'])).rejects.toMatchObject({
+      code: '22P02',
+    });
+    // The select and the insert, each once (the count was prepared by its first call).
+    expect((await prepared()) - before).toBe(2);
+  });
+
+  it('prepares a statement again when its columns changed under it', async () => {
+    await db.exec('create table toys (id int)');
+    await db.query('insert into toys values (1)');
+    const select = () => db.query('select * from toys');
+    expect((await select()).rows).toEqual([{ id: 1 }]);
+    await db.exec("alter table toys add column colour text default 'red'");
+    expect((await select()).rows).toEqual([{ id: 1, colour: 'red' }]);
+    await db.exec('drop table toys');
+  });
+
   it('dumps its data directory, and a new database starts from the dump', async () => {
     const dump = await db.dumpDataDir();
     expect(dump.byteLength).toBeGreaterThan(1_000_000);

@@ -140,9 +140,14 @@ async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8A
         return pg._runExclusiveQuery(statement);
       }
       // Outside a transaction: wait for any open one, then make the change durable as query() does.
+      // A statement whose columns changed since it was prepared failed without effect: it runs once
+      // more, prepared again (inside a transaction the failure has aborted the transaction).
       return pg._runExclusiveTransaction(() =>
         pg._runExclusiveQuery(async () => {
-          const result = await statement();
+          const result = await statement().catch((error: unknown) => {
+            if (error instanceof Error && PLAN_CHANGED.test(error.message)) return statement();
+            throw error;
+          });
           await pg.syncToFs();
           return result;
         }),
@@ -184,17 +189,22 @@ async function runPrepared(sql: string, params: unknown[], options: QueryOptions
   const { serialize } = protocol;
   const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
   const messages: Awaited<ReturnType<typeof send>> = [];
+  /** Statements to close once the error state is over (until Sync, PostgreSQL ignores messages). */
+  const stale: string[] = [];
   let statement = statements.get(sql);
   try {
     if (statement) {
+      // Most recently used last.
       statements.delete(sql);
     } else {
       const name = `cats_${(statementCount += 1)}`;
       await send(serialize.parse({ name, text: sql }));
+      stale.push(name);
       statement = {
         name,
         paramTypes: parse.parseDescribeStatementResults(await send(serialize.describe({ type: 'S', name }))),
       };
+      stale.pop();
       const [oldestSql, oldest] = statements.size >= STATEMENT_CACHE_SIZE ? [...statements][0]! : [];
       if (oldestSql !== undefined && oldest) {
         statements.delete(oldestSql);
@@ -214,14 +224,16 @@ async function runPrepared(sql: string, params: unknown[], options: QueryOptions
       ...(await send(serialize.execute({}))),
     );
   } catch (error) {
-    // A statement whose columns changed is prepared again next time.
+    // A statement whose columns changed under it (a migration) is prepared again next time.
     if (statement && error instanceof Error && PLAN_CHANGED.test(error.message)) {
       statements.delete(sql);
-      await send(serialize.close({ type: 'S', name: statement.name })).catch(() => {});
+      stale.push(statement.name);
     }
     throw error;
   } finally {
     messages.push(...(await send(serialize.sync())));
+    for (const name of stale) await send(serialize.close({ type: 'S', name }));
+    if (stale.length > 0) await send(serialize.sync());
   }
   return parse.parseResults(messages, pg.parsers, options)[0]!;
 }
