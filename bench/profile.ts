@@ -1,7 +1,8 @@
 /**
  * A CPU profile of the server under one load (docs/performance.md, "Profile"): starts the production
  * build with --cpu-prof on a copy of a seeded PGlite dataset (or PostgreSQL with DATABASE_URL), runs
- * the load, stops the server and prints the functions with the most self time.
+ * the load, stops the server and prints the functions with the most self time, for the server's thread
+ * and, on PGlite, for the database's.
  *
  *   npx tsx bench/profile.ts [--profile small] [--path /api/feed/1] [--seconds 15] [--connections 10]
  *     [--method PUT --body '{}']   (a write; ':post' in the path becomes one of the viewer's feed posts)
@@ -130,10 +131,16 @@ async function main() {
   } finally {
     await server.stop();
   }
-  const file = readdirSync(join(runDir, 'prof')).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error('no profile written');
-  console.log(`\n${join(runDir, 'prof', file)}\n`);
-  console.log(summarise(join(runDir, 'prof', file)).join('\n'));
+  // One profile per thread, named CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: thread 0 is the
+  // server's, the next one PGlite's (db/pglite-worker.ts) when the database is embedded.
+  const files = readdirSync(join(runDir, 'prof'))
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort((a, b) => Number(a.split('.')[4]) - Number(b.split('.')[4]));
+  if (files.length === 0) throw new Error('no profile written');
+  files.forEach((file, i) => {
+    console.log(`\n${i === 0 ? 'server thread' : 'database thread'}: ${join(runDir, 'prof', file)}\n`);
+    console.log(summarise(join(runDir, 'prof', file)).join('\n'));
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
