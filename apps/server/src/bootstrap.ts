@@ -58,6 +58,13 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
       await storage.close?.();
       await database.close();
     });
+    // Without its database thread every request would fail from now on: stop, with an exit code a
+    // supervisor (systemd, a container runtime) restarts on.
+    database.onLost((err) => {
+      app.log.fatal({ err }, 'the embedded database stopped; shutting down');
+      process.exitCode = 1;
+      void app.close();
+    });
     // Files written before a crash whose post row never came: removed before anything new is written.
     await sweepOrphanMedia({
       db: database.db,

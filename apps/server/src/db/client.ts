@@ -25,6 +25,11 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Garbage collection of the database's own thread, where it has one (PGlite). */
   collectGarbage(): Promise<void>;
+  /**
+   * Calls `listener` if the database is gone for good (PGlite's thread stopped). A PostgreSQL pool
+   * reconnects by itself, so it never calls it.
+   */
+  onLost(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +75,7 @@ function guardSingleConnection(client: PgliteClient): PgliteClient {
     ) as PgliteClient['transaction'],
     dumpDataDir: () => client.dumpDataDir(),
     collectGarbage: () => client.collectGarbage(),
+    onLost: (listener: (error: Error) => void) => client.onLost(listener),
     close: () => client.close(),
     get closed() {
       return client.closed;
@@ -114,6 +120,7 @@ export async function openDatabase(
         }
       },
       collectGarbage: async () => {},
+      onLost: () => {},
       close: async () => {
         if (closed) return;
         closed = true;
@@ -137,6 +144,7 @@ export async function openDatabase(
       await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
     },
     collectGarbage: () => client.collectGarbage(),
+    onLost: (listener) => client.onLost(listener),
     close: async () => {
       await client.close();
     },

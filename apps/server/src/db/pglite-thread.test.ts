@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, type PgliteClient } from './pglite-thread.ts';
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openPglite, PgliteThread, type PgliteClient } from './pglite-thread.ts';
+import type { PgliteRequest } from './pglite-worker.ts';
 
 /** The embedded database on its own thread: what crosses between the threads, and what does not. */
 describe('PGlite on its own thread', () => {
@@ -143,5 +145,50 @@ describe('PGlite on its own thread', () => {
     expect(other.closed).toBe(true);
     await expect(other.query('select 1')).rejects.toThrow('The embedded database is closed');
     await expect(other.close()).resolves.toBeUndefined();
+  });
+});
+
+/** A worker thread that answers only close(): the rest of each test says what happens to it. */
+class StandInWorker extends EventEmitter {
+  postMessage(request: PgliteRequest): void {
+    if (request.op !== 'close') return;
+    queueMicrotask(() => this.emit('message', { id: request.id, result: null }));
+  }
+  ref(): void {}
+  unref(): void {}
+  async terminate(): Promise<number> {
+    this.emit('exit', 1);
+    return 1;
+  }
+}
+
+describe('PGlite thread that stops', () => {
+  async function started() {
+    const worker = new StandInWorker();
+    const client = new PgliteThread(worker as never);
+    worker.emit('message', { ready: true });
+    await client.ready;
+    const lost = vi.fn();
+    client.onLost(lost);
+    return { worker, client, lost };
+  }
+
+  it('fails waiting and later statements with a clear error, and reports the loss once', async () => {
+    const { worker, client, lost } = await started();
+    const waiting = client.query('select 1');
+    worker.emit('error', new Error('RuntimeError: unreachable'));
+    worker.emit('exit', 1);
+    await expect(waiting).rejects.toThrow('The embedded database stopped: RuntimeError: unreachable');
+    await expect(client.query('select 1')).rejects.toThrow('The embedded database stopped');
+    await expect(client.transaction(async () => 'never')).rejects.toThrow('The embedded database stopped');
+    expect(client.closed).toBe(true);
+    expect(lost).toHaveBeenCalledTimes(1);
+    await expect(client.close()).resolves.toBeUndefined();
+  });
+
+  it('reports no loss when it was closed', async () => {
+    const { client, lost } = await started();
+    await client.close();
+    expect(lost).not.toHaveBeenCalled();
   });
 });

@@ -33,6 +33,8 @@ export interface PgliteClient extends PgliteTransaction {
   dumpDataDir(): Promise<Uint8Array>;
   /** One full garbage collection of the database thread's heap. */
   collectGarbage(): Promise<void>;
+  /** Calls `listener` if the database thread stops other than by close(): every statement fails after. */
+  onLost(listener: (error: Error) => void): void;
   close(): Promise<void>;
   readonly closed: boolean;
 }
@@ -70,7 +72,8 @@ function typeScriptWorker(module: URL): string {
   return `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(module.href)}); });`;
 }
 
-class PgliteThread implements PgliteClient {
+/** Exported for tests, which drive it with a stand-in worker; openPglite() is the way to start one. */
+export class PgliteThread implements PgliteClient {
   readonly ready: Promise<void>;
   #worker: Worker;
   #pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
@@ -78,6 +81,7 @@ class PgliteThread implements PgliteClient {
   /** Why the thread is gone: every request after that fails with it. */
   #stopped: Error | null = null;
   #closing: Promise<void> | null = null;
+  #lostListeners: ((error: Error) => void)[] = [];
 
   constructor(worker: Worker) {
     this.#worker = worker;
@@ -96,16 +100,22 @@ class PgliteThread implements PgliteClient {
         this.#idle();
       });
       const stop = (error: Error) => {
-        this.#stopped ??= error;
-        reject(this.#stopped);
-        for (const { reject: fail } of this.#pending.values()) fail(this.#stopped);
+        if (this.#stopped) return;
+        this.#stopped = error;
+        reject(error);
+        for (const { reject: fail } of this.#pending.values()) fail(error);
         this.#pending.clear();
+        if (!this.#closing) for (const listener of this.#lostListeners) listener(error);
       };
       worker.on('error', (error) =>
         stop(new Error(`The embedded database stopped: ${error.message}`, { cause: error })),
       );
       worker.on('exit', (code) => stop(new Error(`The embedded database stopped (exit code ${code})`)));
     });
+  }
+
+  onLost(listener: (error: Error) => void): void {
+    this.#lostListeners.push(listener);
   }
 
   get closed(): boolean {
