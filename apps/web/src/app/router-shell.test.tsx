@@ -92,6 +92,21 @@ describe('ScrollRestoration', () => {
     act(() => void navigation.go(-1));
     expect(scrollTo).toHaveBeenLastCalledWith({ top: 1840, left: 0, behavior: 'instant' });
   });
+
+  it("keeps the left page's position when the new page's scroll to the top reaches its listener", () => {
+    // In a browser the scroll event of the new page's jump to the top, and the frame that saves it,
+    // can come before React removes the left page's listener (its effects run after paint). Here the
+    // event is dispatched at once, while that listener is still attached.
+    scrollTo.mockImplementation(({ top }: ScrollToOptions) => {
+      Object.defineProperty(window, 'scrollY', { value: top, configurable: true });
+      fireEvent.scroll(window);
+    });
+    leaveFeedAt(1840);
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 0, left: 0, behavior: 'instant' });
+
+    act(() => void navigation.go(-1));
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 1840, left: 0, behavior: 'instant' });
+  });
 });
 
 describe('ScrollRestoration on a page that is still growing', () => {

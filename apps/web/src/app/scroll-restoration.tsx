@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 
 const STORAGE_KEY = 'scroll-positions';
@@ -53,6 +53,8 @@ function restore(y: number): () => void {
 export function ScrollRestoration() {
   const { key, hash } = useLocation();
   const navigationType = useNavigationType();
+  /** The page on screen, set as soon as a new one commits. */
+  const current = useRef(key);
 
   useEffect(() => {
     window.history.scrollRestoration = 'manual';
@@ -63,12 +65,16 @@ export function ScrollRestoration() {
     return () => window.removeEventListener('pagehide', save);
   }, []);
 
-  // Remember the position of the page on screen as the person scrolls it.
+  // Remember the position of the page on screen as the person scrolls it. The listener of a page just
+  // left is removed after the next paint, so the new page's jump to the top can still reach it: only
+  // the page on screen records a position, or Back would return to the top.
   useEffect(() => {
     let frame = 0;
     const onScroll = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => positions.set(key, window.scrollY));
+      frame = requestAnimationFrame(() => {
+        if (current.current === key) positions.set(key, window.scrollY);
+      });
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => {
@@ -78,6 +84,7 @@ export function ScrollRestoration() {
   }, [key]);
 
   useLayoutEffect(() => {
+    current.current = key;
     const saved = positions.get(key);
     if (navigationType === 'POP' && saved !== undefined) return restore(saved);
     if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
