@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useEffect } from 'react';
 import { Link, MemoryRouter, useLocation, useNavigate, useRoutes } from 'react-router';
 import { RouteErrorBoundary } from './route-error.tsx';
-import { ScrollRestoration } from './scroll-restoration.tsx';
+import { RESTORE_WINDOW_MS, ScrollRestoration } from './scroll-restoration.tsx';
 
 // The pieces that replace the data router (docs/decisions/006-declarative-router.md).
 
@@ -162,6 +162,23 @@ describe('ScrollRestoration on a page that is still growing', () => {
     const calls = vi.mocked(window.scrollTo).mock.calls.length;
     grow(); // Arrived: it no longer moves the page.
     expect(vi.mocked(window.scrollTo).mock.calls.length).toBe(calls);
+  });
+
+  it('waits seconds for a slow page, and stops moving it once the window has passed', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      leaveFeedAt(6500);
+      pageHeight = 1000;
+      act(() => void navigation.go(-1));
+      vi.advanceTimersByTime(5_000); // A busy phone is still rendering the list.
+      grow();
+      expect(window.scrollY).toBe(2000);
+      vi.advanceTimersByTime(RESTORE_WINDOW_MS);
+      grow();
+      expect(window.scrollY).toBe(2000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives up as soon as the reader scrolls', () => {

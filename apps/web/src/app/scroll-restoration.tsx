@@ -18,8 +18,12 @@ const positions = new Map<string, number>(
  */
 const jumpTo = (y: number) => window.scrollTo({ top: y, left: 0, behavior: 'instant' });
 
-/** How long a returning page may take to grow tall enough for its saved position. */
-const RESTORE_WINDOW_MS = 2000;
+/**
+ * How long a returning page may take to grow tall enough for its saved position. After a reload a busy
+ * phone can take seconds to render the rest of a list (2 s was too short on a loaded CI machine); the
+ * reader's own scroll, touch or key ends the wait at once.
+ */
+export const RESTORE_WINDOW_MS = 10_000;
 
 /**
  * Scrolls to a saved position. The page may not be that tall yet: lists render most of their items
