@@ -144,6 +144,8 @@ describe('PGlite on its own thread', () => {
     await other.close();
     expect(other.closed).toBe(true);
     await expect(other.query('select 1')).rejects.toThrow('The embedded database is closed');
+    // A quiet spell during shutdown may still ask for a collection: there is nothing to collect.
+    await expect(other.collectGarbage()).resolves.toBeUndefined();
     await expect(other.close()).resolves.toBeUndefined();
   });
 });

@@ -154,6 +154,8 @@ export class PgliteThread implements PgliteClient {
   }
 
   async collectGarbage(): Promise<void> {
+    // Nothing to collect on a thread that is closing or gone (a quiet spell during shutdown).
+    if (this.closed) return;
     await this.#request({ op: 'gc' });
   }
 

@@ -18,7 +18,8 @@ export const idleGcPlugin = fp(
       app.database.collectGarbage().catch((error: unknown) => app.log.warn({ err: error }, 'idle GC failed'));
     });
     app.addHook('onResponse', async () => collector.touch());
-    app.addHook('onClose', async () => collector.stop());
+    // From the start of shutdown: it waits for requests in flight, and the database closes meanwhile.
+    app.addHook('preClose', async () => collector.stop());
   },
   { name: 'idle-gc' },
 );
