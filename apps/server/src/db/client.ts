@@ -60,7 +60,10 @@ export class NestedRootQueryError extends Error {
   }
 }
 
-function guardSingleConnection(client: PgliteClient): PgliteClient {
+/** What drizzle's PGlite driver calls, and all the guard passes on. */
+type DrizzlePgliteClient = Pick<PgliteClient, 'query' | 'exec' | 'transaction'>;
+
+function guardSingleConnection(client: PgliteClient): DrizzlePgliteClient {
   const outside =
     <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
@@ -73,14 +76,7 @@ function guardSingleConnection(client: PgliteClient): PgliteClient {
     transaction: outside(<T>(callback: (tx: PgliteTransaction) => Promise<T>) =>
       client.transaction((tx) => insideTransaction.run(true, () => callback(tx))),
     ) as PgliteClient['transaction'],
-    dumpDataDir: () => client.dumpDataDir(),
-    collectGarbage: () => client.collectGarbage(),
-    onLost: (listener: (error: Error) => void) => client.onLost(listener),
-    close: () => client.close(),
-    get closed() {
-      return client.closed;
-    },
-  } as PgliteClient;
+  } as DrizzlePgliteClient;
 }
 
 /** pg_advisory_lock key for migrations (any constant; this one spells "cats" in ASCII). */

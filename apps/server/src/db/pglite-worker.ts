@@ -109,6 +109,8 @@ const STATEMENT_CACHE_SIZE = 200;
 /** Prepared statements by SQL text, least recently used first (a Map keeps insertion order). */
 const statements = new Map<string, { name: string; paramTypes: number[] }>();
 let statementCount = 0;
+/** The parser of a type drizzle keeps as PostgreSQL's text. */
+const keepText = (value: string) => value;
 /** PostgreSQL's answer when a statement's result columns changed under it (a migration, say). */
 const PLAN_CHANGED = /cached plan must not change result type/;
 
@@ -132,7 +134,7 @@ async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8A
     case 'query': {
       const options: QueryOptions = {
         ...(request.rowMode ? { rowMode: request.rowMode } : {}),
-        parsers: Object.fromEntries(request.textTypes.map((type) => [type, (value: string) => value])),
+        parsers: Object.fromEntries(request.textTypes.map((type) => [type, keepText])),
       };
       const statement = () => runPrepared(request.sql, request.params, options);
       if (request.tx !== undefined) {
