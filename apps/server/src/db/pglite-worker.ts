@@ -17,6 +17,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../lib/garbage.ts';
+import { rawReply, readReply } from './pglite-reply.ts';
 import {
   parse,
   PGlite,
@@ -107,10 +108,33 @@ const transactions = new Map<number, OpenTransaction>();
 /** How many prepared statements to keep: the app's queries are a few dozen shapes. */
 const STATEMENT_CACHE_SIZE = 200;
 /** Prepared statements by SQL text, least recently used first (a Map keeps insertion order). */
-const statements = new Map<string, { name: string; paramTypes: number[] }>();
+interface PreparedStatement {
+  name: string;
+  paramTypes: number[];
+}
+const statements = new Map<string, PreparedStatement>();
 let statementCount = 0;
 /** The parser of a type drizzle keeps as PostgreSQL's text. */
 const keepText = (value: string) => value;
+/**
+ * PGlite's parsers with drizzle's kept-text types laid over them, one object per set of types. Given
+ * them in its options, parseResults copies all of PGlite's 318 parsers into a new object on every
+ * call: ~66 µs a statement, a tenth of this thread's time under the feed's load (docs/performance.md).
+ * pg.parsers is complete once PGlite has started (it adds the array types then, and again only if
+ * refreshArrayTypes() is called, which nothing here does), so each merge is made once.
+ */
+type Parsers = typeof pg.parsers;
+const parsersByTextTypes = new Map<string, Parsers>();
+
+function parsersFor(textTypes: number[]): Parsers {
+  const key = textTypes.join(',');
+  let parsers = parsersByTextTypes.get(key);
+  if (!parsers) {
+    parsers = { ...pg.parsers, ...Object.fromEntries(textTypes.map((type) => [type, keepText])) };
+    parsersByTextTypes.set(key, parsers);
+  }
+  return parsers;
+}
 /** PostgreSQL's answer when a statement's result columns changed under it (a migration, say). */
 const PLAN_CHANGED = /cached plan must not change result type/;
 
@@ -132,11 +156,9 @@ port.postMessage({ ready: true } satisfies PgliteReply);
 async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8Array | null> {
   switch (request.op) {
     case 'query': {
-      const options: QueryOptions = {
-        ...(request.rowMode ? { rowMode: request.rowMode } : {}),
-        parsers: Object.fromEntries(request.textTypes.map((type) => [type, keepText])),
-      };
-      const statement = () => runPrepared(request.sql, request.params, options);
+      const options: QueryOptions = request.rowMode ? { rowMode: request.rowMode } : {};
+      const parsers = parsersFor(request.textTypes);
+      const statement = () => runPrepared(request.sql, request.params, parsers, options);
       if (request.tx !== undefined) {
         openTransaction(request.tx);
         return pg._runExclusiveQuery(statement);
@@ -185,59 +207,83 @@ async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8A
 /**
  * One statement through the extended protocol, as PGlite's query() runs it (parse, describe, bind,
  * describe, execute, sync), except that the parse and the parameter types are kept under a name the
- * first time and reused after. The caller holds PGlite's statement lock.
+ * first time and reused after, and the reply is read by readReply (pglite-reply.ts). The caller holds
+ * PGlite's statement lock.
  */
-async function runPrepared(sql: string, params: unknown[], options: QueryOptions): Promise<Results> {
+async function runPrepared(
+  sql: string,
+  params: unknown[],
+  parsers: Parsers,
+  options: QueryOptions,
+): Promise<Results> {
+  const { name, paramTypes } = await prepare(sql);
+  const values = params.map((value, i) => {
+    if (value === null || value === undefined) return null;
+    const serializer = pg.serializers[paramTypes[i]!];
+    return serializer ? (serializer(value) as string) : String(value);
+  });
   const { serialize } = protocol;
-  const send = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
-  const messages: Awaited<ReturnType<typeof send>> = [];
-  /** Statements to close once the error state is over (until Sync, PostgreSQL ignores messages). */
-  const stale: string[] = [];
-  let statement = statements.get(sql);
+  // One call for the four messages: on an error PostgreSQL skips to the Sync by itself.
+  const reply = await rawReply(
+    pg,
+    Buffer.concat([
+      serialize.bind({ statement: name, values }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]),
+  );
   try {
-    if (statement) {
-      // Most recently used last.
-      statements.delete(sql);
-    } else {
-      const name = `cats_${(statementCount += 1)}`;
-      await send(serialize.parse({ name, text: sql }));
-      stale.push(name);
-      statement = {
-        name,
-        paramTypes: parse.parseDescribeStatementResults(await send(serialize.describe({ type: 'S', name }))),
-      };
-      stale.pop();
-      const [oldestSql, oldest] = statements.size >= STATEMENT_CACHE_SIZE ? [...statements][0]! : [];
-      if (oldestSql !== undefined && oldest) {
-        statements.delete(oldestSql);
-        await send(serialize.close({ type: 'S', name: oldest.name }));
-      }
-    }
-    statements.set(sql, statement);
-    const { name, paramTypes } = statement;
-    const values = params.map((value, i) => {
-      if (value === null || value === undefined) return null;
-      const serializer = pg.serializers[paramTypes[i]!];
-      return serializer ? (serializer(value) as string) : String(value);
-    });
-    messages.push(
-      ...(await send(serialize.bind({ statement: name, values }))),
-      ...(await send(serialize.describe({ type: 'P' }))),
-      ...(await send(serialize.execute({}))),
-    );
+    return readReply(reply, parsers, options.rowMode);
   } catch (error) {
     // A statement whose columns changed under it (a migration) is prepared again next time.
-    if (statement && error instanceof Error && PLAN_CHANGED.test(error.message)) {
+    if (error instanceof Error && PLAN_CHANGED.test(error.message)) {
       statements.delete(sql);
-      stale.push(statement.name);
+      await send(serialize.close({ type: 'S', name }));
+      await send(serialize.sync());
     }
     throw error;
-  } finally {
-    messages.push(...(await send(serialize.sync())));
-    for (const name of stale) await send(serialize.close({ type: 'S', name }));
-    if (stale.length > 0) await send(serialize.sync());
   }
-  return parse.parseResults(messages, pg.parsers, options)[0]!;
+}
+
+/** The named statement for a SQL text, prepared (and the least recently used one closed) if new. */
+async function prepare(sql: string): Promise<PreparedStatement> {
+  const known = statements.get(sql);
+  if (known) {
+    // Most recently used last.
+    statements.delete(sql);
+    statements.set(sql, known);
+    return known;
+  }
+  const { serialize } = protocol;
+  const name = `cats_${(statementCount += 1)}`;
+  let statement: PreparedStatement;
+  try {
+    await send(serialize.parse({ name, text: sql }));
+    statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(await send(serialize.describe({ type: 'S', name }))),
+    };
+  } catch (error) {
+    // Until Sync PostgreSQL ignores every message after an error; then the failed name is let go.
+    await send(serialize.sync());
+    await send(serialize.close({ type: 'S', name }));
+    await send(serialize.sync());
+    throw error;
+  }
+  const [oldestSql, oldest] = statements.size >= STATEMENT_CACHE_SIZE ? [...statements][0]! : [];
+  if (oldestSql !== undefined && oldest) {
+    statements.delete(oldestSql);
+    await send(serialize.close({ type: 'S', name: oldest.name }));
+  }
+  await send(serialize.sync());
+  statements.set(sql, statement);
+  return statement;
+}
+
+/** Messages through PGlite's parser, for the few sent outside runPrepared's single call. */
+function send(message: Uint8Array) {
+  return pg.execProtocolStream(message, { syncToFs: false });
 }
 
 /** Opens a transaction and answers once BEGIN has run (or failed). */
