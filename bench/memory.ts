@@ -27,6 +27,17 @@ export const MEMORY_VARIANTS: Record<string, Record<string, string>> = {
   jemalloc: { LD_PRELOAD: JEMALLOC },
   /** jemalloc returning freed pages within a second, from its own background thread (npm start's). */
   jemallocQuickDecay: { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF },
+  /** npm start's jemalloc with V8's young generation at 32 or 64 MB a semi-space (docs/scaling.md). */
+  jemallocQuickDecaySemi32: {
+    LD_PRELOAD: JEMALLOC,
+    MALLOC_CONF: JEMALLOC_CONF,
+    NODE_OPTIONS: '--max-semi-space-size=32',
+  },
+  jemallocQuickDecaySemi64: {
+    LD_PRELOAD: JEMALLOC,
+    MALLOC_CONF: JEMALLOC_CONF,
+    NODE_OPTIONS: '--max-semi-space-size=64',
+  },
 };
 
 async function main() {

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANONYMISED_USERNAME, DEMO_USER_ID, type PagedPostsResponse, type Post } from '@cats/contracts';
+import {
+  ANONYMISED_USERNAME,
+  DEMO_USER_ID,
+  IMAGE_WIDTHS,
+  type PagedPostsResponse,
+  type Post,
+} from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import {
@@ -91,6 +97,10 @@ describe('GET /api/feed/:page', () => {
     expect(first!.imageUrl).toBe(`/media/${newer.mediaKey}/800.webp`);
     expect(first!.image.variants['64']).toBe(`/media/${newer.mediaKey}/64.webp`);
     expect(first!.image.variants['1600']).toBe(`/media/${newer.mediaKey}/1600.webp`);
+    // Built widest first (post-view.ts), written smallest first, as before.
+    expect(res.body).toContain(
+      `"variants":{${IMAGE_WIDTHS.map((w) => `"${w}":"/media/${newer.mediaKey}/${w}.webp"`).join(',')}}`,
+    );
     expect(first!.image).toMatchObject({ width: 800, height: 800, placeholder: 'AAAA' });
     expect(first!.createdAt).toBe(new Date(newer.createdAt).toISOString());
     // Not the viewer's post: no group list.
