@@ -61,15 +61,6 @@ export const JEMALLOC = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
 /** The jemalloc settings scripts/start.sh uses: freed pages go back within a second (docs/performance.md). */
 export const JEMALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
 
-/**
- * Node flags README recommends for a server on PostgreSQL, which the bench uses there:
- * --max-semi-space-size=32. At 50 connections on the feed V8's default young generation promoted each
- * request's short-lived rows and strings and garbage collection took 25 % of the thread; with 32 MB it
- * takes 11.5 % and the feed serves ~27 % more. It costs 30-50 MB of resident memory, which the embedded
- * default (`npm start`, PGlite, idle budget 400 MB) cannot spare: measured in docs/performance.md.
- */
-export const POSTGRES_NODE_FLAGS = ['--max-semi-space-size=32'];
-
 /** Starts apps/server/dist/server.js with the given environment and waits until /api/health answers. */
 export async function startBenchServer(
   env: Record<string, string>,
@@ -80,8 +71,9 @@ export async function startBenchServer(
   const port = await freePort();
   const log = openSync(logFile, 'a');
   const started = Date.now();
-  const flags = env.DATABASE_URL ? POSTGRES_NODE_FLAGS : [];
-  const child = spawn(process.execPath, [...flags, ...nodeArgs, SERVER_ENTRY], {
+  // Both databases run the server as npm start and docs/scaling.md do: no V8 flags. Until 2026-11-24
+  // PostgreSQL runs added --max-semi-space-size=32; see docs/performance.md for why it went.
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
