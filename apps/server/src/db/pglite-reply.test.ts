@@ -112,7 +112,9 @@ describe('readReply', () => {
       message: 'duplicate key value violates unique constraint "cats_name_key"',
     });
     // The failed statement ended at its Sync: the next one runs.
-    expect(readReply(await replyTo('select count(*)::int as n from cats'), pg.parsers).rows).toEqual([{ n: 3 }]);
+    expect(readReply(await replyTo('select count(*)::int as n from cats'), pg.parsers).rows).toEqual([
+      { n: 3 },
+    ]);
   });
 
   it('throws a bad parameter as the database refused it', async () => {
