@@ -13,6 +13,7 @@ import { acquireRedis, redisReady, releaseRedis } from './lib/redis.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { createResponseSerializerCompiler } from './plugins/response-serializer.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { embeddedUpkeepPlugin } from './plugins/embedded-upkeep.ts';
 import { idleGcPlugin } from './plugins/idle-gc.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(openApiPlugin);
   await app.register(idleGcPlugin);
+  await app.register(embeddedUpkeepPlugin);
 
   // 2. App services shared by the feature modules. Redis (when configured) holds what instances share.
   if (config.REDIS_URL) {

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { upkeep, type UpkeepResult } from './embedded-upkeep.ts';
 import { openPglite, type PgliteClient, type PgliteTransaction } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
@@ -25,6 +26,11 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Garbage collection of the database's own thread, where it has one (PGlite). */
   collectGarbage(): Promise<void>;
+  /**
+   * Vacuums and analyses the tables that need it, as autovacuum would (embedded-upkeep.ts). PGlite has
+   * no autovacuum; on PostgreSQL autovacuum does this and the call does nothing.
+   */
+  upkeep(): Promise<UpkeepResult>;
   /**
    * Calls `listener` if the database is gone for good (PGlite's thread stopped). A PostgreSQL pool
    * reconnects by itself, so it never calls it.
@@ -116,6 +122,7 @@ export async function openDatabase(
         }
       },
       collectGarbage: async () => {},
+      upkeep: async () => ({ vacuumed: [], analyzed: [] }),
       onLost: () => {},
       close: async () => {
         if (closed) return;
@@ -140,6 +147,7 @@ export async function openDatabase(
       await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
     },
     collectGarbage: () => client.collectGarbage(),
+    upkeep: () => upkeep(client),
     onLost: (listener) => client.onLost(listener),
     close: async () => {
       await client.close();
