@@ -1,6 +1,6 @@
 /**
- * Reads the database's reply to one executed statement (the bytes of PostgreSQL's wire protocol that
- * PGlite returns from execProtocolRaw) into the Results that PGlite's query() would give.
+ * Reads the database's reply to one executed statement (the bytes of PostgreSQL's wire protocol, as
+ * rawReply collects them) into the Results that PGlite's query() would give.
  *
  * PGlite's own path decodes every message into an object and copies every field into a new
  * ArrayBuffer before decoding its text: under the feed's load that was a sixth of the database

@@ -18,14 +18,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../lib/garbage.ts';
 import { rawReply, readReply } from './pglite-reply.ts';
-import {
-  parse,
-  PGlite,
-  protocol,
-  type QueryOptions,
-  type Results,
-  type Transaction,
-} from '@electric-sql/pglite';
+import { parse, PGlite, protocol, type Results, type Transaction } from '@electric-sql/pglite';
 
 export interface PgliteWorkerData {
   dataDir?: string;
@@ -156,9 +149,8 @@ port.postMessage({ ready: true } satisfies PgliteReply);
 async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8Array | null> {
   switch (request.op) {
     case 'query': {
-      const options: QueryOptions = request.rowMode ? { rowMode: request.rowMode } : {};
       const parsers = parsersFor(request.textTypes);
-      const statement = () => runPrepared(request.sql, request.params, parsers, options);
+      const statement = () => runPrepared(request.sql, request.params, parsers, request.rowMode);
       if (request.tx !== undefined) {
         openTransaction(request.tx);
         return pg._runExclusiveQuery(statement);
@@ -214,7 +206,7 @@ async function runPrepared(
   sql: string,
   params: unknown[],
   parsers: Parsers,
-  options: QueryOptions,
+  rowMode: 'array' | 'object' | undefined,
 ): Promise<Results> {
   const { name, paramTypes } = await prepare(sql);
   const values = params.map((value, i) => {
@@ -234,7 +226,7 @@ async function runPrepared(
     ]),
   );
   try {
-    return readReply(reply, parsers, options.rowMode);
+    return readReply(reply, parsers, rowMode);
   } catch (error) {
     // A statement whose columns changed under it (a migration) is prepared again next time.
     if (error instanceof Error && PLAN_CHANGED.test(error.message)) {

@@ -72,7 +72,7 @@ export interface PostViewOptions {
  * Widest first. The keys are array indexes to V8 ("64" … "1600"): added smallest first, each one grew a
  * plain elements array up to index 1600, ~13 KB for six URLs, and the serializer's Object.keys walked
  * all of it. That was most of what a feed request allocated (1.4 MB, and garbage collection took a
- * quarter to a third of the server's thread: docs/performance.md, "Feed: what a request allocates").
+ * quarter to a third of the server's thread: docs/performance.md, "Feed, 2026-11-24: what a request allocated").
  * Starting at 1600 makes V8 keep the six as a small dictionary. JSON lists them in the same order.
  */
 const WIDEST_FIRST = [...IMAGE_WIDTHS].sort((a, b) => b - a);
