@@ -182,4 +182,40 @@ describe('landing page and public screens', () => {
     expect(res.status).toBe(404);
     expect(((await res.json()) as { message: string }).message).toBeTruthy();
   });
+
+  it("paints 'Loading...' before the app's code arrives, then the screen replaces it", async () => {
+    const context = await newContext(browser, server.url, PHONE);
+    const page = await context.newPage();
+    // Hold the app's scripts, as a slow phone network would.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/', { waitUntil: 'commit' });
+    const status = page.getByRole('status');
+    await status.waitFor();
+    expect(await status.textContent()).toBe('Loading...');
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(0);
+    await screenshot(page, 'loading-shell-390');
+
+    release();
+    await page.getByRole('heading', { level: 1, name: 'Neighbourhood Cats' }).waitFor();
+    expect(await page.getByText('Loading...', { exact: true }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('tells a browser without JavaScript that the app needs it', async () => {
+    const context = await browser.newContext({ baseURL: server.url, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/feed');
+    expect(await page.locator('.noscript').isVisible()).toBe(true);
+    expect(await page.locator('.noscript').textContent()).toBe(
+      'Neighbourhood Cats needs JavaScript: turn it on and reload the page.',
+    );
+    expect(await page.getByText('Loading...', { exact: true }).isVisible()).toBe(false);
+    await screenshot(page, 'noscript-1280');
+    await context.close();
+  });
 });
