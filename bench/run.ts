@@ -56,6 +56,11 @@ export interface Profile {
   viewers: number;
   uploads: { single: number; rounds: number; perRound: number; feedConnections: number };
   idleS: number;
+  /**
+   * Lighthouse runs per page; the median run's figures count. The same build on this shared 2-core
+   * machine scores up to 10 points apart from one run to the next (docs/performance.md, "Web").
+   */
+  lighthouseRuns: number;
 }
 
 export const PROFILES: Record<string, Profile> = {
@@ -66,6 +71,7 @@ export const PROFILES: Record<string, Profile> = {
     viewers: 20,
     uploads: { single: 5, rounds: 2, perRound: 8, feedConnections: 50 },
     idleS: 30,
+    lighthouseRuns: 3,
   },
   /** bench:ci: small dataset, short loads repeated three times (the median run counts). */
   ci: {
@@ -75,6 +81,7 @@ export const PROFILES: Record<string, Profile> = {
     viewers: 10,
     uploads: { single: 3, rounds: 1, perRound: 8, feedConnections: 50 },
     idleS: 5,
+    lighthouseRuns: 1,
   },
   /** For working on the harness itself. */
   small: {
@@ -84,6 +91,7 @@ export const PROFILES: Record<string, Profile> = {
     viewers: 5,
     uploads: { single: 2, rounds: 1, perRound: 8, feedConnections: 50 },
     idleS: 5,
+    lighthouseRuns: 1,
   },
 };
 
@@ -230,6 +238,7 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
         web = await measureWeb({
           baseUrl: server.url,
           login: { email: `bench1@bench.test`, password: BENCH_PASSWORD },
+          lighthouseRuns: profile.lighthouseRuns,
           log,
         });
       } catch (err) {

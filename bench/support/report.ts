@@ -32,6 +32,8 @@ export interface WebFigures {
       lcpMs: number;
       tbtMs: number;
       benchmarkIndex?: number;
+      /** Every run's performance score when the page was measured more than once (the rest is the median run). */
+      performanceRuns?: number[];
     }
   >;
 }
@@ -183,6 +185,17 @@ export function evaluate(kind: DatabaseKind, r: Omit<RunResult, 'checks'>): Chec
     '< 100 ms',
     onPg(ltOrFail(p99(http.comments), 100)),
   );
+  // Why this second figure exists: docs/performance.md, "Likes and comments".
+  if (http.commentsSpread) {
+    add(
+      'comments.spread.p99',
+      `Comments spread over ${http.commentsSpread.posts.toLocaleString('en')} posts, p99`,
+      p99(http.commentsSpread),
+      'ms',
+      'reference',
+      'info',
+    );
+  }
   const loads = [
     http.health,
     http.feedPage1,
@@ -192,6 +205,7 @@ export function evaluate(kind: DatabaseKind, r: Omit<RunResult, 'checks'>): Chec
     http.explore,
     http.likes,
     http.comments,
+    ...(http.commentsSpread ? [http.commentsSpread] : []),
   ];
   const errors = loads.reduce((sum, f) => sum + f.errors, 0) + uploads.concurrent.feedDuring.errors;
   add('errors', 'Errors and non-2xx answers, all loads', errors, '', '0', errors === 0 ? 'PASS' : 'FAIL');
@@ -316,20 +330,34 @@ function details(r: RunResult): string {
     row('GET /api/explore (default view)', h.explore),
     row('PUT /api/posts/likePost/:id', h.likes),
     row('POST /api/posts/createComment/:id', h.comments),
+    // Runs recorded before 2026-11-24's second comment load have no such row.
+    ...(h.commentsSpread
+      ? [
+          row(
+            `POST /api/posts/createComment/:id, ${h.commentsSpread.posts.toLocaleString('en')} posts`,
+            h.commentsSpread,
+          ),
+        ]
+      : []),
     row('GET /api/feed/1 during 8 concurrent uploads', r.uploads.concurrent.feedDuring),
   ].join('\n');
 }
 
 function webDetails(web: WebFigures): string {
+  const pages = Object.values(web.lighthouse);
+  const runs = Math.max(1, ...pages.map((s) => s.performanceRuns?.length ?? 1));
   const rows = Object.entries(web.lighthouse).map(
     ([page, s]) =>
-      `| ${page} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${s.lcpMs} | ${s.tbtMs} | ${s.cls} | ${s.benchmarkIndex ?? '—'} |`,
+      `| ${page} | ${s.performance} | ${(s.performanceRuns ?? [s.performance]).join(', ')} | ${s.accessibility} | ${s.bestPractices} | ${s.lcpMs} | ${s.tbtMs} | ${s.cls} | ${s.benchmarkIndex ?? '—'} |`,
   );
   return [
-    'Lighthouse 12, default mobile settings (simulated slow 4G, 4x CPU slowdown), cold cache, Debian Chromium:',
+    'Lighthouse 12, default mobile settings (simulated slow 4G, 4x CPU slowdown), cold cache, Debian Chromium' +
+      (runs > 1
+        ? `; ${runs} runs per page, the figures are the run with the median performance score:`
+        : ':'),
     '',
-    '| Page | Performance | Accessibility | Best practices | LCP ms | TBT ms | CLS | Benchmark index |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| Page | Performance | Each run | Accessibility | Best practices | LCP ms | TBT ms | CLS | Benchmark index |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     `Landing page JavaScript: ${web.landingJsFiles.join(', ')}.`,

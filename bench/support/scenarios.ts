@@ -18,6 +18,11 @@ export interface Viewer {
   token: string;
   /** Posts on this viewer's first feed pages: what likes and comments go to. */
   postIds: string[];
+  /**
+   * Posts of ten feed pages of this viewer's own, further down (viewer n: pages 10n + 1 to 10n + 10),
+   * so that all viewers together spread comments over ~100 times more posts (the second comment load).
+   */
+  spreadPostIds: string[];
   /** This viewer's keyset cursor for page 200 (info.nextCursor of page 199). */
   cursor200: string;
 }
@@ -55,9 +60,21 @@ export async function prepareViewers(baseUrl: string, count: number, feedPages: 
       const body = await getJson<PagedPostsResponse>(`${baseUrl}/api/feed/${page}`, headers);
       postIds.push(...body.posts.map((p) => p._id));
     }
+    const spreadPostIds: string[] = [];
+    for (let page = 10 * n + 1; page <= 10 * n + 10; page += 1) {
+      const body = await getJson<PagedPostsResponse>(`${baseUrl}/api/feed/${page}`, headers);
+      spreadPostIds.push(...body.posts.map((p) => p._id));
+    }
     const page199 = await getJson<PagedPostsResponse>(`${baseUrl}/api/feed/199`, headers);
     if (!page199.info.nextCursor) throw new Error('the dataset has fewer than 200 feed pages');
-    viewers.push({ n, userId, token: accessToken, postIds, cursor200: page199.info.nextCursor });
+    viewers.push({
+      n,
+      userId,
+      token: accessToken,
+      postIds,
+      spreadPostIds,
+      cursor200: page199.info.nextCursor,
+    });
   }
   return viewers;
 }
@@ -162,6 +179,11 @@ export interface HttpFigures {
   explore: LoadFigures & { payloadBytes: number; markers: number; clusters: number };
   likes: LoadFigures;
   comments: LoadFigures;
+  /**
+   * The same comments, each to a post of the viewer's spread pages: the answer (the post's whole list,
+   * as the spec asks) stays near the dataset's 0-6 comments instead of growing by ~100 per post.
+   */
+  commentsSpread?: LoadFigures & { posts: number };
 }
 
 export async function measureHttp(
@@ -221,11 +243,12 @@ export async function measureHttp(
     method: string,
     path: (v: Viewer, postId: string) => string,
     body: () => string,
+    posts: (v: Viewer) => string[] = (v) => v.postIds,
   ): Parameters<typeof request> => [
     method,
     () => {
       current = anyViewer();
-      return path(current, pick(current.postIds));
+      return path(current, pick(posts(current)));
     },
     () => auth(current),
     body,
@@ -247,7 +270,27 @@ export async function measureHttp(
     ),
   ]);
   show('comment', comments);
-  return { health, feedPage1, feedPage1At10, feedPage200, feedPage200Cursor, explore, likes, comments };
+  const spreadLoad = await measureMedian(baseUrl, plan, [
+    write(
+      'POST',
+      (_v, id) => `/api/posts/createComment/${id}`,
+      () => JSON.stringify({ newComment: `Benchmark comment ${(seq += 1)}: what a lovely cat` }),
+      (v) => v.spreadPostIds,
+    ),
+  ]);
+  const commentsSpread = { ...spreadLoad, posts: new Set(viewers.flatMap((v) => v.spreadPostIds)).size };
+  show('comment (spread)', commentsSpread);
+  return {
+    health,
+    feedPage1,
+    feedPage1At10,
+    feedPage200,
+    feedPage200Cursor,
+    explore,
+    likes,
+    comments,
+    commentsSpread,
+  };
 }
 
 async function upload(baseUrl: string, viewer: Viewer, path: string, i: number): Promise<number> {

@@ -108,6 +108,8 @@ export interface LighthouseScores {
   benchmarkIndex: number;
   /** Audits that lost points, for the record. */
   failing: string[];
+  /** With several runs: every run's performance score, in run order (the figures above are the median run's). */
+  performanceRuns?: number[];
 }
 
 interface LighthouseBrowser {
@@ -210,10 +212,13 @@ async function lighthouseOnce(
   };
 }
 
-/** Of several runs, the one with the median performance score (Lighthouse varies from run to run). */
+/**
+ * Of several runs, the one with the median performance score (Lighthouse varies from run to run), with
+ * every run's score beside it.
+ */
 function medianRun(runs: LighthouseScores[]): LighthouseScores {
   const sorted = [...runs].sort((a, b) => a.performance - b.performance);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return { ...sorted[Math.floor((sorted.length - 1) / 2)]!, performanceRuns: runs.map((r) => r.performance) };
 }
 
 /** Issue 8: the feed's cumulative layout shift stays under this. */
@@ -253,6 +258,9 @@ export async function lighthouseAll(
       opts.log?.(
         `lighthouse ${path}: performance ${s.performance}, accessibility ${s.accessibility}, best practices ` +
           `${s.bestPractices}, LCP ${s.lcpMs} ms, TBT ${s.tbtMs} ms, CLS ${s.cls}, benchmark index ${s.benchmarkIndex}` +
+          (runs.length > 1
+            ? ` (median of ${runs.length} runs: performance ${s.performanceRuns!.join(', ')})`
+            : '') +
           (s.failing.length ? `\n    ${s.failing.join('\n    ')}` : ''),
       );
     }
