@@ -20,7 +20,8 @@ export interface Viewer {
   postIds: string[];
   /**
    * Posts of ten feed pages of this viewer's own, further down (viewer n: pages 10n + 1 to 10n + 10),
-   * so that all viewers together spread comments over ~100 times more posts (the second comment load).
+   * so that all viewers together spread comments over ~60 times more posts (20 viewers: ~4,000; the
+   * second comment load).
    */
   spreadPostIds: string[];
   /** This viewer's keyset cursor for page 200 (info.nextCursor of page 199). */
