@@ -9,6 +9,7 @@ import { MAX_UPLOAD_BYTES } from '@cats/contracts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { MediaStorage } from './media/storage.ts';
+import { UploadSpool } from './media/upload-spool.ts';
 import { acquireRedis, redisReady, releaseRedis } from './lib/redis.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { createResponseSerializerCompiler } from './plugins/response-serializer.ts';
@@ -34,6 +35,8 @@ declare module 'fastify' {
     config: Config;
     database: DatabaseHandle;
     storage: MediaStorage;
+    /** Temporary files of uploads in transit (removed when the app closes). */
+    uploads: UploadSpool;
   }
 }
 
@@ -72,6 +75,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.decorate('config', config);
   app.decorate('database', deps.database);
   app.decorate('storage', deps.storage);
+  const uploads = await UploadSpool.open();
+  app.decorate('uploads', uploads);
+  app.addHook('onClose', () => uploads.close());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { thumbHashToApproximateAspectRatio } from 'thumbhash';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AVATAR_WIDTHS, IMAGE_WIDTHS } from '@cats/contracts';
 import { fixture } from '../../test/fixtures/images.ts';
 import { HttpError } from '../lib/http-errors.ts';
 import { detectImageType, imagePipelineLoad, readGps, storeImageVariants } from './image-pipeline.ts';
 import { LocalStorage } from './local-storage.ts';
+import { UploadSpool } from './upload-spool.ts';
 import { MEDIA_KEY_PATTERN } from './storage.ts';
 import { variantKey } from './urls.ts';
 
@@ -74,6 +76,28 @@ describe('storeImageVariants', () => {
       widths: IMAGE_WIDTHS,
     });
     expect(again.prefix).toBe(stored.prefix);
+  });
+
+  it('reads an upload from its temporary file as it reads the same bytes from memory', async () => {
+    const spool = await UploadSpool.open(dir);
+    try {
+      const photo = fixture('photo-gps.jpg');
+      const file = await spool.receive(Readable.from([photo]));
+      const opts = { kind: 'posts', widths: IMAGE_WIDTHS } as const;
+      const fromFile = await storeImageVariants(storage, file, opts);
+      expect(fromFile).toEqual(await storeImageVariants(storage, photo, opts));
+      expect((await variant(fromFile.prefix, 1600)).length).toBeGreaterThan(0);
+      expect(await readGps(file)).toEqual({ latitude: 36.7213, longitude: -4.4214 });
+
+      const text = await spool.receive(Readable.from([fixture('text.jpg')]));
+      const err = await storeImageVariants(storage, text, opts).catch((e: unknown) => e);
+      expect((err as HttpError).statusCode).toBe(415);
+      const truncated = await spool.receive(Readable.from([fixture('truncated.jpg')]));
+      const unreadable = await storeImageVariants(storage, truncated, opts).catch((e: unknown) => e);
+      expect((unreadable as HttpError).statusCode).toBe(400);
+    } finally {
+      await spool.close();
+    }
   });
 
   it('centre-crops square profile pictures', async () => {

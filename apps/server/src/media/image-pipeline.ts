@@ -6,6 +6,7 @@ import { rgbaToThumbHash } from 'thumbhash';
 import { MAX_UPLOAD_PIXELS } from '@cats/contracts';
 import { HttpError } from '../lib/http-errors.ts';
 import type { MediaStorage } from './storage.ts';
+import type { SpooledFile } from './upload-spool.ts';
 import { variantKey } from './urls.ts';
 
 export const UNSUPPORTED_IMAGE_MESSAGE = 'Only JPEG and PNG images are accepted';
@@ -31,6 +32,15 @@ export function imagePipelineLoad(): { active: number; pending: number; concurre
 }
 
 export type ImageType = 'jpeg' | 'png';
+
+/** An image's bytes: in memory (seed, tests) or in an upload's temporary file (requests). */
+export type ImageSource = Buffer | SpooledFile;
+
+/** What sharp and exifr read: the bytes themselves or the file's path. */
+const readable = (source: ImageSource): Buffer | string => (Buffer.isBuffer(source) ? source : source.path);
+const firstBytes = (source: ImageSource): Buffer => (Buffer.isBuffer(source) ? source : source.head);
+const sha256Of = (source: ImageSource): string =>
+  Buffer.isBuffer(source) ? createHash('sha256').update(source).digest('hex') : source.sha256;
 
 /** The type from the bytes themselves; a name or declared content type proves nothing. */
 export function detectImageType(input: Buffer): ImageType | null {
@@ -65,7 +75,7 @@ export interface StoredImage {
 
 const unreadable = () => new HttpError(400, UNREADABLE_IMAGE_MESSAGE);
 
-async function encodeVariants(input: Buffer, opts: StoreImageOptions) {
+async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
   let meta: Metadata;
   try {
     // Header only: the pixel limit is checked before anything is decoded.
@@ -154,13 +164,13 @@ async function encodeVariants(input: Buffer, opts: StoreImageOptions) {
  */
 export async function storeImageVariants(
   storage: MediaStorage,
-  input: Buffer,
+  input: ImageSource,
   opts: StoreImageOptions,
 ): Promise<StoredImage> {
-  if (!detectImageType(input)) throw new HttpError(415, UNSUPPORTED_IMAGE_MESSAGE);
+  if (!detectImageType(firstBytes(input))) throw new HttpError(415, UNSUPPORTED_IMAGE_MESSAGE);
   if (opts.widths.length === 0) throw new Error('storeImageVariants needs at least one width');
-  const encoded = await limit(() => encodeVariants(input, opts));
-  const prefix = `${opts.kind}/${createHash('sha256').update(input).digest('hex')}`;
+  const encoded = await limit(() => encodeVariants(readable(input), opts));
+  const prefix = `${opts.kind}/${sha256Of(input)}`;
   const writes = await Promise.allSettled(
     encoded.variants.map((v) => storage.put(variantKey(prefix, v.width), v.body, 'image/webp')),
   );
@@ -177,9 +187,10 @@ export async function storeImageVariants(
 }
 
 /** GPS coordinates from a photo's EXIF, or null when it has none or they are out of range. */
-export async function readGps(input: Buffer): Promise<{ latitude: number; longitude: number } | null> {
+export async function readGps(input: ImageSource): Promise<{ latitude: number; longitude: number } | null> {
   try {
-    const gps = (await exifr.gps(input)) as { latitude?: unknown; longitude?: unknown } | undefined;
+    // From a path exifr reads only the chunks that hold the EXIF block, not the whole file.
+    const gps = (await exifr.gps(readable(input))) as { latitude?: unknown; longitude?: unknown } | undefined;
     const latitude = gps?.latitude;
     const longitude = gps?.longitude;
     if (typeof latitude !== 'number' || typeof longitude !== 'number') return null;

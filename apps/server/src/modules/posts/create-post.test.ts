@@ -1,8 +1,10 @@
 import { readdirSync, existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_DISABLED_MESSAGE, DEMO_USER_ID, IMAGE_WIDTHS, type Post } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createUser } from '../../../test/factories.ts';
@@ -13,7 +15,7 @@ import {
   UNREADABLE_IMAGE_MESSAGE,
   UNSUPPORTED_IMAGE_MESSAGE,
 } from '../../media/image-pipeline.ts';
-import { FILE_TOO_LARGE_MESSAGE } from './posts.routes.ts';
+import { FILE_TOO_LARGE_MESSAGE } from '../../media/upload-spool.ts';
 import { FILE_REQUIRED_MESSAGE } from './posts.service.ts';
 
 let t: TestApp;
@@ -29,6 +31,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+// Every upload is received into a temporary file; whatever the answer, none may be left behind.
+afterEach(() => {
+  expect(readdirSync(t.app.uploads.dir)).toEqual([]);
+});
 
 const typeOf = (name: string) =>
   name.endsWith('.png') ? 'image/png' : name.endsWith('.webp') ? 'image/webp' : 'image/jpeg';
@@ -37,9 +43,10 @@ async function upload(
   name: FixtureName | { name: string; data: Buffer },
   fields: Record<string, string> = {},
   headers: Record<string, string> = owner,
+  field = 'file',
 ) {
   const file = typeof name === 'string' ? { name, data: fixture(name) } : name;
-  const body = multipartBody(fields, { name: file.name, type: typeOf(file.name), data: file.data });
+  const body = multipartBody(fields, { name: file.name, type: typeOf(file.name), data: file.data, field });
   return t.app.inject({
     method: 'POST',
     url: '/api/posts/createPost',
@@ -265,6 +272,41 @@ describe('POST /api/posts/createPost: refusals store nothing', () => {
       payload: { comment: 'hi' },
     });
     expect(json.statusCode).toBe(400);
+  });
+
+  it('reads past a file under another name and asks for the photo', async () => {
+    const before = { rows: await postCount(), files: mediaFiles().length };
+    const res = await upload({ name: 'other.jpg', data: fixture('photo-gps.jpg') }, {}, owner, 'photo');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: FILE_REQUIRED_MESSAGE });
+    expect(await postCount()).toBe(before.rows);
+    expect(mediaFiles().length).toBe(before.files);
+  });
+
+  it('removes the temporary file of an upload the client abandons half way', async () => {
+    const before = { rows: await postCount(), files: mediaFiles().length };
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = new URL(address);
+    const body = multipartBody(
+      { comment: 'cut off' },
+      {
+        name: 'big.jpg',
+        type: 'image/jpeg',
+        data: Buffer.concat([fixture('photo-gps.jpg'), Buffer.alloc(4e6)]),
+      },
+    );
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      `POST /api/posts/createPost HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${owner.authorization}\r\n` +
+        `Content-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`,
+    );
+    socket.write(body.payload.subarray(0, 2e6));
+    await vi.waitFor(() => expect(readdirSync(t.app.uploads.dir).length).toBe(1), { timeout: 5000 });
+    socket.destroy();
+    await vi.waitFor(() => expect(readdirSync(t.app.uploads.dir)).toEqual([]), { timeout: 5000 });
+    expect(await postCount()).toBe(before.rows);
+    expect(mediaFiles().length).toBe(before.files);
   });
 
   it('removes the stored variants when the row cannot be written', async () => {

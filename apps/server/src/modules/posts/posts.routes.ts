@@ -1,42 +1,52 @@
 import type { FastifyRequest } from 'fastify';
+import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  MAX_UPLOAD_BYTES,
   createPostResponseSchema,
   errorResponseSchema,
   feedQuerySchema,
   isUuid,
   pageNumberSchema,
   pagedPostsResponseSchema,
+  type Post,
 } from '@cats/contracts';
 import { HttpError, badRequest, notFound } from '../../lib/http-errors.ts';
+import { FILE_TOO_LARGE_MESSAGE, type SpooledFile, type UploadSpool } from '../../media/upload-spool.ts';
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { listPosts } from './post-view.ts';
 import { findUserById } from './posts.repository.ts';
 import { POST_CREATED_MESSAGE, createPost } from './posts.service.ts';
 
-export const FILE_TOO_LARGE_MESSAGE = `The image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`;
 export const USER_NOT_FOUND_MESSAGE = 'User not found';
 
 const security = [{ bearer: [] }];
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
 
-/** Reads the multipart body: the one file into memory (limited to 15 MB by the multipart plugin) and the fields. */
-async function readUpload(request: FastifyRequest) {
+/**
+ * Reads the multipart body: the one image into a temporary file (at most 15 MB, the multipart plugin's
+ * limit) and the fields. The caller discards the file; when reading fails, it is discarded here.
+ */
+async function readUpload(request: FastifyRequest, spool: UploadSpool) {
   if (!request.isMultipart()) throw badRequest('Expected multipart/form-data with an image file');
   const fields: Record<string, string> = {};
-  let file: Buffer | null = null;
+  let file: SpooledFile | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        const body = await part.toBuffer();
-        if (part.fieldname === 'file' && !file) file = body;
+        if (part.fieldname === 'file' && !file) {
+          file = await spool.receive(part.file);
+        } else {
+          // Any other file is read past and dropped, as the form's extra fields are.
+          part.file.resume();
+          await finished(part.file);
+        }
       } else if (typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
       }
     }
   } catch (err) {
+    await spool.discard(file);
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, FILE_TOO_LARGE_MESSAGE);
     if (code === 'FST_FILES_LIMIT') throw badRequest('Send one image file');
@@ -71,13 +81,18 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const viewer = assertNotDemo(request);
-      const { file, fields } = await readUpload(request);
-      const post = await createPost(
-        { db: app.database.db, storage: app.storage, publicBase },
-        viewer,
-        file,
-        fields,
-      );
+      const { file, fields } = await readUpload(request, app.uploads);
+      let post: Post;
+      try {
+        post = await createPost(
+          { db: app.database.db, storage: app.storage, publicBase },
+          viewer,
+          file,
+          fields,
+        );
+      } finally {
+        await app.uploads.discard(file);
+      }
       return reply.status(201).send({ message: POST_CREATED_MESSAGE, post });
     },
   );

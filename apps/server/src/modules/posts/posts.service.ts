@@ -8,7 +8,7 @@ import {
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest } from '../../lib/http-errors.ts';
-import { readGps, storeImageVariants } from '../../media/image-pipeline.ts';
+import { type ImageSource, readGps, storeImageVariants } from '../../media/image-pipeline.ts';
 import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
@@ -48,7 +48,7 @@ function inRange(latitude: number, longitude: number): Coordinates | null {
  */
 export async function resolveCoordinates(
   fields: { latitude?: string | undefined; longitude?: string | undefined },
-  file: Buffer,
+  file: ImageSource,
 ): Promise<Coordinates | null> {
   const latitude = numberField(fields.latitude);
   const longitude = numberField(fields.longitude);
@@ -93,13 +93,14 @@ function parseExifData(value: string | undefined): string | null {
 export async function createPost(
   deps: PostsDeps,
   viewer: AuthContext,
-  file: Buffer | null,
+  file: ImageSource | null,
   rawFields: Record<string, string>,
 ): Promise<Post> {
   const parsed = createPostFieldsSchema.safeParse(rawFields);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid post');
   const fields = parsed.data;
-  if (!file || file.length === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
+  if (!file || (Buffer.isBuffer(file) ? file.length : file.size) === 0)
+    throw badRequest(FILE_REQUIRED_MESSAGE);
   const requestedGroups = parseGroupIds(fields.groupIds);
 
   const stored = await storeImageVariants(deps.storage, file, {

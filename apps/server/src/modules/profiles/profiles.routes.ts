@@ -65,10 +65,13 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const file = request.isMultipart() ? await request.file() : undefined;
       if (!file) throw badRequest(profiles.PROFILE_MESSAGES.noFile);
-      // toBuffer enforces the upload size limit (413) while reading.
-      const upload = await file.toBuffer();
-      if (upload.length === 0) throw badRequest(profiles.PROFILE_MESSAGES.noFile);
-      return profiles.updatePicture(deps, caller(request), upload);
+      const upload = await app.uploads.receive(file.file);
+      try {
+        if (upload.size === 0) throw badRequest(profiles.PROFILE_MESSAGES.noFile);
+        return await profiles.updatePicture(deps, caller(request), upload);
+      } finally {
+        await app.uploads.discard(upload);
+      }
     },
   );
 };

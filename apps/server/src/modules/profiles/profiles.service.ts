@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
-import { storeImageVariants } from '../../media/image-pipeline.ts';
+import { type ImageSource, storeImageVariants } from '../../media/image-pipeline.ts';
 import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
@@ -63,7 +63,7 @@ async function deleteAvatarIfUnused(deps: ProfilesDeps, key: string): Promise<vo
 export async function updatePicture(
   deps: ProfilesDeps,
   viewer: AuthContext,
-  upload: Buffer,
+  upload: ImageSource,
 ): Promise<{ profilePicUrl: string; avatarUrl: string }> {
   const stored = await storeImageVariants(deps.storage, upload, {
     kind: 'avatars',

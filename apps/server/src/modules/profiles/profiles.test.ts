@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { ANONYMISED_USERNAME, DEMO_EMAIL, DEMO_USER_ID, DEMO_USERNAME } from '@cats/contracts';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, users } from '../../db/schema/index.ts';
+import { FILE_TOO_LARGE_MESSAGE } from '../../media/upload-spool.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createUser, type CreatedUser } from '../../../test/factories.ts';
 
@@ -146,6 +147,10 @@ describe('profiles', () => {
   });
 
   describe('PUT /api/profile/updatePicture', () => {
+    // Every picture is received into a temporary file; whatever the answer, none may be left behind.
+    afterEach(() => {
+      expect(readdirSync(t.app.uploads.dir)).toEqual([]);
+    });
     it('stores square 72 and 300 px WebP variants without metadata and answers their URLs', async () => {
       const user = await createUser(t.db);
       const photo = await makeImage('jpeg', 640, 480, 1);
@@ -285,6 +290,7 @@ describe('profiles', () => {
       const huge = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(16 * 1024 * 1024)]);
       const tooBig = await upload(user.id, huge);
       expect(tooBig.statusCode).toBe(413);
+      expect(tooBig.json()).toEqual({ message: FILE_TOO_LARGE_MESSAGE });
       expect(await picKey(user.id)).toBeNull();
     });
 
