@@ -14,8 +14,9 @@ export const UNREADABLE_IMAGE_MESSAGE = 'The image could not be read';
 export const STORE_FAILED_MESSAGE = 'Could not store the image, please try again';
 export const TOO_MANY_PIXELS_MESSAGE = `The image is too large (at most ${MAX_UPLOAD_PIXELS / 1_000_000} megapixels)`;
 
-// One libvips thread per image and no operation cache (every upload is new): parallelism comes from
-// the limiter below, so a burst of uploads costs IMAGE_CONCURRENCY decoded images of memory at a time.
+// One libvips thread per operation and no operation cache (every upload is new): parallelism comes
+// from the limiter below, which runs IMAGE_CONCURRENCY images at a time, each one operation at a time.
+// So a burst of uploads takes IMAGE_CONCURRENCY cores and decoded images of memory, no more.
 sharp.concurrency(1);
 sharp.cache(false);
 
@@ -130,20 +131,24 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
   // Widths at or above the image's own size give the same picture: encode it once and store it under
   // each of those widths (small uploads, and the 1600 variant of anything under 1600 px).
   const longest = Math.max(width, height);
-  const encodings = new Map<number, Promise<Buffer>>();
+  const encodings = new Map<number, Buffer>();
   const encode = (target: number) =>
     pixels
       .clone()
       .resize({ width: target, height: target, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: target <= 100 ? 70 : 80, effort: 2 })
       .toBuffer();
-  const variants = await Promise.all(
-    opts.widths.map(async (w) => {
-      const target = Math.min(w, longest);
-      if (!encodings.has(target)) encodings.set(target, encode(target));
-      return { width: w, body: await encodings.get(target)! };
-    }),
-  );
+  // One encoding after the other: the slot this image holds is one core's worth of work. Run side by
+  // side (libuv's four threads), one upload took both cores of a 2-core machine and the feed's p99 during
+  // a burst of eight rose from ~225 to ~300 ms; one upload alone is ~35 ms slower this way
+  // (docs/performance.md, "Uploads").
+  const variants: { width: number; body: Buffer }[] = [];
+  for (const w of opts.widths) {
+    const target = Math.min(w, longest);
+    let body = encodings.get(target);
+    if (!body) encodings.set(target, (body = await encode(target)));
+    variants.push({ width: w, body });
+  }
 
   const thumb = await pixels
     .clone()
