@@ -40,6 +40,9 @@ export type ImageSource = Buffer | SpooledFile;
 /** What sharp and exifr read: the bytes themselves or the file's path. */
 const readable = (source: ImageSource): Buffer | string => (Buffer.isBuffer(source) ? source : source.path);
 const firstBytes = (source: ImageSource): Buffer => (Buffer.isBuffer(source) ? source : source.head);
+/** The image's size in bytes. */
+export const byteLength = (source: ImageSource): number =>
+  Buffer.isBuffer(source) ? source.length : source.size;
 const sha256Of = (source: ImageSource): string =>
   Buffer.isBuffer(source) ? createHash('sha256').update(source).digest('hex') : source.sha256;
 

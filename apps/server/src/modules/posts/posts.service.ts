@@ -8,7 +8,7 @@ import {
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest } from '../../lib/http-errors.ts';
-import { type ImageSource, readGps, storeImageVariants } from '../../media/image-pipeline.ts';
+import { byteLength, type ImageSource, readGps, storeImageVariants } from '../../media/image-pipeline.ts';
 import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
@@ -99,8 +99,7 @@ export async function createPost(
   const parsed = createPostFieldsSchema.safeParse(rawFields);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid post');
   const fields = parsed.data;
-  if (!file || (Buffer.isBuffer(file) ? file.length : file.size) === 0)
-    throw badRequest(FILE_REQUIRED_MESSAGE);
+  if (!file || byteLength(file) === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
   const requestedGroups = parseGroupIds(fields.groupIds);
 
   const stored = await storeImageVariants(deps.storage, file, {
