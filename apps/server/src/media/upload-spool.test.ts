@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,5 +75,27 @@ describe('UploadSpool', () => {
     await own.receive(Readable.from([Buffer.from('left behind by a crash')]));
     await own.close();
     expect(existsSync(own.dir)).toBe(false);
+  });
+
+  it('removes the directories of processes that no longer run, and only those, when one opens', async () => {
+    const own = await mkdtemp(join(tmpdir(), 'spool-sweep-'));
+    // Linux pids stop at 2^22: this one cannot be running.
+    const dead = join(own, 'cats-uploads-999999999-a1b2c3');
+    const live = join(own, `cats-uploads-${process.ppid}-d4e5f6`);
+    const other = join(own, 'cats-uploads-notapid');
+    for (const dir of [dead, live, other]) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'upload'), 'in flight');
+    }
+    const opened = await UploadSpool.open(own);
+    expect(existsSync(dead)).toBe(false);
+    expect([live, other].every((dir) => existsSync(join(dir, 'upload')))).toBe(true);
+    expect(opened.dir).toMatch(new RegExp(`cats-uploads-${process.pid}-`));
+
+    // Another host sharing the directory may have taken our pid for dead: the next upload recreates it.
+    rmSync(opened.dir, { recursive: true });
+    const file = await opened.receive(Readable.from([Buffer.from([0xff, 0xd8, 0xff])]));
+    expect(readFileSync(file.path)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    await rm(own, { recursive: true, force: true });
   });
 });

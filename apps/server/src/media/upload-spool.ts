@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -24,6 +24,28 @@ export interface SpooledFile {
 }
 
 const HEAD_BYTES = 64;
+const SPOOL_PREFIX = 'cats-uploads-';
+
+/** Whether a process with this id runs on this host (EPERM: it runs, as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function removeDeadSpools(parent: string): Promise<void> {
+  const entries = await readdir(parent).catch(() => [] as string[]);
+  await Promise.all(
+    entries.map(async (name) => {
+      const pid = Number(/^cats-uploads-(\d+)-/.exec(name)?.[1]);
+      if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) return;
+      await rm(join(parent, name), { recursive: true, force: true }).catch(() => {});
+    }),
+  );
+}
 
 /**
  * Temporary files for uploads in transit, in a directory of their own under the system's temporary
@@ -34,8 +56,13 @@ const HEAD_BYTES = 64;
 export class UploadSpool {
   private constructor(readonly dir: string) {}
 
+  /**
+   * A new directory `cats-uploads-<pid>-XXXXXX` under `parent`. Directories of processes that no longer
+   * run (a crash or kill -9 leaves one, with the uploads that were in flight) are removed first.
+   */
   static async open(parent: string = tmpdir()): Promise<UploadSpool> {
-    return new UploadSpool(await mkdtemp(join(parent, 'cats-uploads-')));
+    await removeDeadSpools(parent);
+    return new UploadSpool(await mkdtemp(join(parent, `${SPOOL_PREFIX}${process.pid}-`)));
   }
 
   /**
@@ -63,6 +90,9 @@ export class UploadSpool {
       },
     });
     try {
+      // Recreated if missing: another host's instance sharing TMPDIR may have taken this pid for dead.
+      // Synchronous (microseconds when it exists) so that the stream has its listeners before any await.
+      mkdirSync(this.dir, { recursive: true });
       await pipeline(stream, tap, createWriteStream(path, { flags: 'wx' }));
       if (stream.truncated) throw new HttpError(413, FILE_TOO_LARGE_MESSAGE);
     } catch (err) {
