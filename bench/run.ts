@@ -275,6 +275,17 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
   }
 }
 
+/** `--server-env KEY=VALUE` options (repeatable) as an environment for the server. */
+export function parseServerEnv(pairs: string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`--server-env takes KEY=VALUE, got ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -305,13 +316,7 @@ async function main() {
     reuseDataset: values['reuse-dataset'],
     ...(values.allocator ? { allocator: values.allocator as 'jemalloc' | 'glibc' } : {}),
     logLevel: values['log-level'],
-    serverEnv: Object.fromEntries(
-      values['server-env'].map((pair) => {
-        const at = pair.indexOf('=');
-        if (at < 1) throw new Error(`--server-env takes KEY=VALUE, got ${pair}`);
-        return [pair.slice(0, at), pair.slice(at + 1)];
-      }),
-    ),
+    serverEnv: parseServerEnv(values['server-env']),
   });
   writeResults(join(values.out, 'results.json'), join(values.out, 'results.md'), result);
   console.log('');

@@ -8,7 +8,7 @@
  *   DATABASE_URL=postgres://... npx tsx bench/uploads.ts
  */
 import { parseArgs } from 'node:util';
-import { PROFILES, runBench } from './run.ts';
+import { PROFILES, parseServerEnv, runBench } from './run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -17,13 +17,7 @@ const { values } = parseArgs({
     'server-env': { type: 'string', multiple: true, default: [] },
   },
 });
-const serverEnv = Object.fromEntries(
-  values['server-env'].map((pair) => {
-    const at = pair.indexOf('=');
-    if (at < 1) throw new Error(`--server-env takes KEY=VALUE, got ${pair}`);
-    return [pair.slice(0, at), pair.slice(at + 1)];
-  }),
-);
+const serverEnv = parseServerEnv(values['server-env']);
 const full = PROFILES.full!;
 const run = await runBench({
   profile: {

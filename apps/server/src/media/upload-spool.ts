@@ -25,6 +25,8 @@ export interface SpooledFile {
 
 const HEAD_BYTES = 64;
 const SPOOL_PREFIX = 'cats-uploads-';
+/** `cats-uploads-<pid>-XXXXXX`, as `open` names it. */
+const SPOOL_NAME = new RegExp(`^${SPOOL_PREFIX}(\\d+)-`);
 
 /** Whether a process with this id runs on this host (EPERM: it runs, as another user). */
 function isRunning(pid: number): boolean {
@@ -40,7 +42,7 @@ async function removeDeadSpools(parent: string): Promise<void> {
   const entries = await readdir(parent).catch(() => [] as string[]);
   await Promise.all(
     entries.map(async (name) => {
-      const pid = Number(/^cats-uploads-(\d+)-/.exec(name)?.[1]);
+      const pid = Number(SPOOL_NAME.exec(name)?.[1]);
       if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) return;
       await rm(join(parent, name), { recursive: true, force: true }).catch(() => {});
     }),
@@ -75,17 +77,12 @@ export class UploadSpool {
     const hash = createHash('sha256');
     let size = 0;
     const heads: Buffer[] = [];
-    let headLength = 0;
     const tap = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         hash.update(chunk);
+        // A copy: the chunk itself may be a slice of a larger pooled buffer kept alive by the view.
+        if (size < HEAD_BYTES) heads.push(Buffer.from(chunk.subarray(0, HEAD_BYTES - size)));
         size += chunk.length;
-        if (headLength < HEAD_BYTES) {
-          const part = chunk.subarray(0, HEAD_BYTES - headLength);
-          // A copy: the chunk itself may be a slice of a larger pooled buffer kept alive by the view.
-          heads.push(Buffer.from(part));
-          headLength += part.length;
-        }
         done(null, chunk);
       },
     });
