@@ -23,6 +23,7 @@ export interface AccessTokens {
 declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
+    liveUsers: LiveUsers;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -71,8 +72,52 @@ export function createAccessTokens(secret: string, ttlSeconds = ACCESS_TOKEN_TTL
   };
 }
 
+export interface LiveUsers {
+  /** Whether the account exists: from the database, or from a lookup less than ttlMs old. */
+  exists(userId: string): Promise<boolean>;
+  /** Called when this process deletes an account: its next request is looked up again. */
+  forget(userId: string): void;
+}
+
+/**
+ * How long an account seen to exist is taken to still exist. Every authenticated request checked the
+ * users table until 2026-11-24: a second round trip to the database for each feed page, ~15 % of the
+ * feed's throughput on 2 cores (docs/performance.md, "Feed: one round trip"). An account deleted
+ * through this process is forgotten at once, so `npm start` (one process) refuses its tokens from the
+ * next request. With several processes, the others honour the deleted account's access token for at
+ * most this long; its rows are gone by then, so writes in its name fail on the foreign keys.
+ */
+export const LIVE_USER_TTL_MS = 2_000;
+
+export function createLiveUsers(
+  lookup: (userId: string) => Promise<boolean>,
+  ttlMs = LIVE_USER_TTL_MS,
+): LiveUsers {
+  const seen = new LRUCache<string, true>({ max: VERIFIED_TOKEN_CACHE_SIZE, ttl: ttlMs });
+  // Bumped by forget(): a lookup that started before a deletion may answer true after it, and must not
+  // put the deleted account back. Deletions are rare, so one counter for all users is enough.
+  let generation = 0;
+  return {
+    exists: async (userId) => {
+      if (seen.get(userId)) return true;
+      const started = generation;
+      const found = await lookup(userId);
+      if (found && started === generation) seen.set(userId, true);
+      return found;
+    },
+    forget: (userId) => {
+      generation += 1;
+      seen.delete(userId);
+    },
+  };
+}
+
 export const authPlugin = fp(async (app: FastifyInstance, opts: { secret: string }) => {
   app.decorate('accessTokens', createAccessTokens(opts.secret));
+  app.decorate(
+    'liveUsers',
+    createLiveUsers((userId) => userExists(app, userId)),
+  );
   app.decorateRequest('auth', null);
 });
 
@@ -87,14 +132,14 @@ export async function requireAuth(this: FastifyInstance, request: FastifyRequest
   const userId = match?.[1] ? await this.accessTokens.verify(match[1]) : null;
   // RFC 6750's error tells the client this 403 is about the token (refresh and retry), unlike a
   // permission 403 such as the demo user's refusals. A deleted account's still-live token is refused
-  // too (one primary-key lookup), so nothing can be done in its name after deletion.
-  if (!userId || !isUuid(userId) || !(await userExists(this, userId))) {
+  // too (a primary-key lookup, at most LIVE_USER_TTL_MS old), so nothing can be done in its name.
+  if (!userId || !isUuid(userId) || !(await this.liveUsers.exists(userId))) {
     throw forbidden(undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
   }
   request.auth = { userId, isDemo: userId === DEMO_USER_ID };
 }
 
-/** Runs on every authenticated request. */
+/** Runs for an authenticated request unless the same account was seen in the last LIVE_USER_TTL_MS. */
 const userExistsQuery = preparedPerDatabase((db: Database) =>
   db
     .select({ id: users.id })

@@ -30,6 +30,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     storage: app.storage,
     config,
     auth: createAuthService({ db: app.database.db, accessTokens: app.accessTokens }),
+    liveUsers: app.liveUsers,
     log: app.log,
   });
   app.addHook('onRequest', requireAuth);

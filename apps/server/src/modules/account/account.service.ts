@@ -14,7 +14,7 @@ import { conflict, forbidden } from '../../lib/http-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import type { MediaStorage } from '../../media/storage.ts';
-import type { AuthContext } from '../../plugins/auth.ts';
+import type { AuthContext, LiveUsers } from '../../plugins/auth.ts';
 import * as authRepo from '../auth/auth.repository.ts';
 import { uniqueConflict, type AuthService } from '../auth/auth.service.ts';
 import * as repo from './account.repository.ts';
@@ -24,6 +24,8 @@ export interface AccountDeps {
   storage: MediaStorage;
   config: Config;
   auth: AuthService;
+  /** Told of a deletion, so the account's still-live access tokens stop working at once. */
+  liveUsers: Pick<LiveUsers, 'forget'>;
   log: FastifyBaseLogger;
 }
 
@@ -36,7 +38,7 @@ export function toMyProfile(viewer: AuthContext, user: UserRow, config: Config):
   };
 }
 
-export function createAccountService({ db, storage, config, auth, log }: AccountDeps) {
+export function createAccountService({ db, storage, config, auth, liveUsers, log }: AccountDeps) {
   /** The caller's row; gone only if the account was deleted mid-request, which is a dead token. */
   async function me(viewer: AuthContext): Promise<UserRow> {
     const user = await authRepo.findUserById(db, viewer.userId);
@@ -110,6 +112,7 @@ export function createAccountService({ db, storage, config, auth, log }: Account
         const inUse = await repo.prefixesStillInUse(tx, prefixes);
         return prefixes.filter((p) => !inUse.has(p));
       });
+      liveUsers.forget(user.id);
       for (const prefix of unused) {
         try {
           await storage.deletePrefix(prefix);

@@ -463,6 +463,11 @@ describe('account settings and deletion API', () => {
       });
       expect(stillLive.statusCode).toBe(403);
       expect(stillLive.headers['www-authenticate']).toContain('invalid_token');
+      // A route that does not load the user itself relies on requireAuth alone, which saw the account
+      // a moment ago (the DELETE) and must not go on trusting that.
+      const feed = await t.app.inject({ method: 'GET', url: '/api/feed/1', headers: bearer });
+      expect(feed.statusCode).toBe(403);
+      expect(feed.headers['www-authenticate']).toContain('invalid_token');
       expect((await refresh(session)).statusCode).toBe(403);
       expect((await refresh(secondSession)).statusCode).toBe(403);
       expect((await login(user.email, user.password)).statusCode).toBe(401);

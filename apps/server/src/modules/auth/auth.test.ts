@@ -387,17 +387,19 @@ describe('accounts and sessions API', () => {
     it('refuse a live token once its user is deleted (requireAuth itself)', async () => {
       const user = await createUser(t.db);
       const token = await t.app.accessTokens.sign(user.id);
-      const request = {
-        headers: { authorization: `Bearer ${token}` },
-        auth: null,
-      } as unknown as FastifyRequest;
+      const bearerRequest = () =>
+        ({ headers: { authorization: `Bearer ${token}` }, auth: null }) as unknown as FastifyRequest;
+      const request = bearerRequest();
       await requireAuth.call(t.app, request, {} as FastifyReply);
       expect(request.auth).toEqual({ userId: user.id, isDemo: false });
       await t.db.delete(users).where(eq(users.id, user.id));
-      const refused = {
-        headers: { authorization: `Bearer ${token}` },
-        auth: null,
-      } as unknown as FastifyRequest;
+      // The account was seen a moment ago: until LIVE_USER_TTL_MS passes, only the account service's
+      // forget() (on deletion through the API) makes requireAuth look again.
+      const meanwhile = bearerRequest();
+      await requireAuth.call(t.app, meanwhile, {} as FastifyReply);
+      expect(meanwhile.auth).toEqual({ userId: user.id, isDemo: false });
+      t.app.liveUsers.forget(user.id);
+      const refused = bearerRequest();
       await expect(requireAuth.call(t.app, refused, {} as FastifyReply)).rejects.toMatchObject({
         statusCode: 403,
         headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
