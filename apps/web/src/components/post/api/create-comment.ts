@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CommentsResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
-import { commentKeys } from './query-keys.ts';
-import { updatePostInCaches } from './post-cache.ts';
+import { replaceComments } from './comments-cache.ts';
 
 export const createComment = (postId: string, newComment: string) =>
   api<CommentsResponse>(`/api/posts/createComment/${encodeURIComponent(postId)}`, {
@@ -15,9 +14,6 @@ export function useCreateComment(postId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (newComment: string) => createComment(postId, newComment),
-    onSuccess: (data) => {
-      queryClient.setQueryData(commentKeys.post(postId), data);
-      updatePostInCaches(queryClient, postId, (p) => ({ ...p, commentCount: data.comments.length }));
-    },
+    onSuccess: (data) => replaceComments(queryClient, postId, data),
   });
 }

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CommentsResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
-import { commentKeys } from './query-keys.ts';
-import { updatePostInCaches } from './post-cache.ts';
+import { replaceComments } from './comments-cache.ts';
 
 export const deleteComment = (commentId: string) =>
   api<CommentsResponse>(`/api/posts/comments/${encodeURIComponent(commentId)}`, { method: 'DELETE' });
@@ -12,9 +11,6 @@ export function useDeleteComment(postId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteComment,
-    onSuccess: (data) => {
-      queryClient.setQueryData(commentKeys.post(postId), data);
-      updatePostInCaches(queryClient, postId, (p) => ({ ...p, commentCount: data.comments.length }));
-    },
+    onSuccess: (data) => replaceComments(queryClient, postId, data),
   });
 }

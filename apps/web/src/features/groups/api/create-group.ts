@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateGroupResponse } from '@cats/contracts';
+import type { CreateGroupResponse, GroupsResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
+import { replaceQueryData } from '../../../lib/replace-query-data.ts';
 import { groupKeys } from '../../../components/groups/api/query-keys.ts';
 
 export const createGroup = (name: string) =>
@@ -12,6 +13,6 @@ export function useCreateGroup() {
   return useMutation({
     mutationFn: createGroup,
     onSuccess: ({ ownedGroups, memberGroups }) =>
-      queryClient.setQueryData(groupKeys.mine, { ownedGroups, memberGroups }),
+      replaceQueryData<GroupsResponse>(queryClient, groupKeys.mine, { ownedGroups, memberGroups }),
   });
 }

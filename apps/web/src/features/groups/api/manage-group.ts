@@ -7,6 +7,7 @@ import type {
   RemoveMemberResponse,
 } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
+import { replaceQueryData } from '../../../lib/replace-query-data.ts';
 import { groupKeys } from '../../../components/groups/api/query-keys.ts';
 
 const groupPath = (groupId: string) => `/api/groups/${encodeURIComponent(groupId)}`;
@@ -30,7 +31,7 @@ export function useAnswerRequest(groupId: string) {
   return useMutation({
     mutationFn: ({ userId, answer }: { userId: string; answer: 'accept' | 'decline' }) =>
       answerRequest(groupId, userId, answer),
-    onSuccess: ({ group }) => queryClient.setQueryData(groupKeys.detail(groupId), group),
+    onSuccess: ({ group }) => replaceQueryData<GroupDetail>(queryClient, groupKeys.detail(groupId), group),
   });
 }
 
@@ -42,8 +43,8 @@ export function useRemoveMember(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => removeMember(groupId, userId),
-    onSuccess: ({ group }) => {
-      if (group) queryClient.setQueryData(groupKeys.detail(groupId), group);
+    onSuccess: async ({ group }) => {
+      if (group) await replaceQueryData<GroupDetail>(queryClient, groupKeys.detail(groupId), group);
       void queryClient.invalidateQueries({ queryKey: groupKeys.posts(groupId) });
       void queryClient.invalidateQueries({ queryKey: groupKeys.map(groupId) });
       void queryClient.invalidateQueries({ queryKey: groupKeys.mine });
@@ -56,7 +57,7 @@ export function useRegenerateCode(groupId: string) {
   return useMutation({
     mutationFn: () => regenerateCode(groupId),
     onSuccess: ({ code }) =>
-      queryClient.setQueryData(groupKeys.detail(groupId), (old: GroupDetail | undefined) =>
+      replaceQueryData<GroupDetail>(queryClient, groupKeys.detail(groupId), (old) =>
         old ? { ...old, code } : old,
       ),
   });
