@@ -5,6 +5,7 @@ const shared = {
   testTimeout: 90_000,
   hookTimeout: 120_000,
   pool: 'forks',
+  setupFiles: 'support/failure-report.ts',
 } as const;
 
 // End-to-end: real server processes (built app) driven by Debian's Chromium through playwright-core.

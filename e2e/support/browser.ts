@@ -23,8 +23,88 @@ export async function launchBrowser(): Promise<Browser & { cleanup?: () => void 
       '--disable-sync',
     ],
   });
-  browser.on('disconnected', () => rmSync(profile, { recursive: true, force: true }));
+  browser.on('disconnected', () => {
+    rmSync(profile, { recursive: true, force: true });
+    browsers.delete(browser);
+  });
+  // Every context records what its pages asked the server and what went wrong in them, so that a
+  // failing test can say what the app was doing (support/failure-report.ts).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    recordActivity(context);
+    return context;
+  };
+  browsers.add(browser);
   return browser;
+}
+
+/** The browsers of this test file that are still open. */
+const browsers = new Set<Browser>();
+const activity = new WeakMap<BrowserContext, string[]>();
+/** The last lines of each context's activity that a failure report prints. */
+const ACTIVITY_LINES = 40;
+
+function recordActivity(context: BrowserContext): void {
+  const started = Date.now();
+  const lines: string[] = [];
+  const add = (line: string) => {
+    lines.push(`+${Date.now() - started} ms ${line}`);
+    if (lines.length > ACTIVITY_LINES) lines.shift();
+  };
+  const api = (url: string) => {
+    const { pathname, search } = new URL(url);
+    return pathname.startsWith('/api/') ? pathname + search : null;
+  };
+  context.on('request', (r) => {
+    const path = api(r.url());
+    if (path) add(`-> ${r.method()} ${path}`);
+  });
+  context.on('response', (r) => {
+    const path = api(r.url());
+    if (path) add(`<- ${r.status()} ${r.request().method()} ${path}`);
+  });
+  context.on('requestfailed', (r) => {
+    const path = api(r.url());
+    if (path) add(`xx ${r.method()} ${path}: ${r.failure()?.errorText ?? 'failed'}`);
+  });
+  // The browser's own line for each failed resource repeats the responses above (and the tiles, which
+  // cannot load here); what the app itself logs is kept.
+  context.on('console', (m) => {
+    if ((m.type() === 'error' || m.type() === 'warning') && !m.text().startsWith('Failed to load resource'))
+      add(`console.${m.type()}: ${m.text()}`);
+  });
+  context.on('weberror', (e) => add(`uncaught: ${e.error().message}`));
+  activity.set(context, lines);
+}
+
+/**
+ * For a failed test: each open page's address, a screenshot under screenshots/failures/, and the last
+ * API requests and errors of its context.
+ */
+export async function describeOpenPages(testName: string): Promise<string> {
+  const dir = join(ROOT, 'screenshots', 'failures');
+  mkdirSync(dir, { recursive: true });
+  const slug = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+  const report: string[] = [];
+  let n = 0;
+  for (const browser of browsers) {
+    for (const context of browser.contexts()) {
+      for (const page of context.pages()) {
+        n += 1;
+        const path = join(dir, `${slug}-${n}.png`);
+        const shot = await page.screenshot({ path, timeout: 5_000 }).then(
+          () => path,
+          (err: Error) => `no screenshot (${err.message.split('\n')[0]})`,
+        );
+        report.push(`page ${n}: ${page.url()}\n  ${shot}`);
+      }
+      const lines = activity.get(context);
+      if (lines?.length)
+        report.push(`  activity of its context:\n${lines.map((l) => `    ${l}`).join('\n')}`);
+    }
+  }
+  return report.length ? report.join('\n') : 'no open pages';
 }
 
 export const PHONE = { width: 390, height: 844 } as const;
