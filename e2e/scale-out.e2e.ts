@@ -18,6 +18,8 @@ import { Client, freshDatabase, redisAnswers, smallJpeg } from './support/faults
 
 const enabled = Boolean(process.env.TEST_DATABASE_URL) && (await redisAnswers());
 const WRITES_PER_MINUTE = 10;
+/** apps/server/src/plugins/auth.ts: how long an instance remembers that an account exists. */
+const LIVE_USER_TTL_MS = 2_000;
 
 function refreshCookie(res: Response): string {
   const header = res.headers.getSetCookie().find((c) => c.startsWith('jwt='));
@@ -95,6 +97,25 @@ describe.skipIf(!enabled)('two instances on shared PostgreSQL, S3 and Redis', ()
       headers: { cookie: `jwt=${refreshCookie(refreshed)}` },
     });
     expect(again.status).toBe(200);
+  });
+
+  it("refuses on B the token of an account deleted on A, without waiting out B's memory of it", async () => {
+    const user = await Client.create(a.url, 'gone');
+    const onB = new Client(b.url, user.userId, user.accessToken, user.email, user.password);
+    // B now remembers for LIVE_USER_TTL_MS (2 s) that the account exists.
+    expect((await onB.call('GET', '/api/feed/1')).status).toBe(200);
+    const seenOnB = Date.now();
+    expect((await user.call('DELETE', `/api/profile/deleteUser/${user.userId}`)).status).toBe(204);
+    // B hears of the deletion as it commits (LISTEN, plugins/auth.ts); its memory alone would let the
+    // token in for up to 2 s after seenOnB.
+    let answer = await onB.call('GET', '/api/feed/1');
+    while (answer.status === 200 && Date.now() - seenOnB < LIVE_USER_TTL_MS) {
+      await new Promise((r) => setTimeout(r, 20));
+      answer = await onB.call('GET', '/api/feed/1');
+    }
+    const refusedAfterMs = Date.now() - seenOnB;
+    expect(answer.status).toBe(403);
+    expect(refusedAfterMs).toBeLessThan(LIVE_USER_TTL_MS);
   });
 
   it('serves from B the images uploaded on A, byte for byte, and lists the post on B', async () => {

@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { upkeep, type UpkeepResult } from './embedded-upkeep.ts';
+import { listen, type Listener } from './listen.ts';
 import { openPglite, type PgliteClient, type PgliteTransaction } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
@@ -36,6 +37,15 @@ export interface DatabaseHandle {
    * reconnects by itself, so it never calls it.
    */
   onLost(listener: (error: Error) => void): void;
+  /**
+   * Hears what any connection NOTIFYs on `channel`, other instances' included (PostgreSQL: listen.ts).
+   * PGlite is one process's own database, so nothing is announced that this process does not know.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onError?: (error: Error) => void,
+  ): Promise<Listener>;
   close(): Promise<void>;
 }
 
@@ -92,9 +102,10 @@ export async function openDatabase(
   opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number },
   pglite?: PgliteClient,
 ): Promise<DatabaseHandle> {
-  if (opts.databaseUrl) {
+  const { databaseUrl } = opts;
+  if (databaseUrl) {
     const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
+      connectionString: databaseUrl,
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 30_000,
@@ -112,7 +123,7 @@ export async function openDatabase(
       migrate: async () => {
         // Instances started together (a rollout) migrate one at a time: the lock is held on a connection
         // of its own, and whoever comes second finds nothing left to do.
-        const lock = new pg.Client({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 3000 });
+        const lock = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
         await lock.connect();
         try {
           await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -124,6 +135,7 @@ export async function openDatabase(
       collectGarbage: async () => {},
       upkeep: async () => ({ vacuumed: [], analyzed: [] }),
       onLost: () => {},
+      listen: (channel, onMessage, onError) => listen(databaseUrl, channel, onMessage, onError),
       close: async () => {
         if (closed) return;
         closed = true;
@@ -149,6 +161,7 @@ export async function openDatabase(
     collectGarbage: () => client.collectGarbage(),
     upkeep: () => upkeep(client),
     onLost: (listener) => client.onLost(listener),
+    listen: async () => ({ close: async () => {} }),
     close: async () => {
       await client.close();
     },

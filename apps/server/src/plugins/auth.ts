@@ -84,8 +84,9 @@ export interface LiveUsers {
  * users table until 2026-11-24: a second round trip to the database for each feed page, ~15 % of the
  * feed's throughput on 2 cores (docs/performance.md, "Feed: one round trip"). An account deleted
  * through this process is forgotten at once, so `npm start` (one process) refuses its tokens from the
- * next request. With several processes, the others honour the deleted account's access token for at
- * most this long; its rows are gone by then, so writes in its name fail on the foreign keys.
+ * next request. On PostgreSQL every instance also hears of each deletion as it commits (the plugin's
+ * LISTEN below); only while that connection is lost do other instances honour a deleted account's
+ * access token, for at most this long, and writes in its name then fail on the foreign keys.
  */
 export const LIVE_USER_TTL_MS = 2_000;
 
@@ -112,13 +113,22 @@ export function createLiveUsers(
   };
 }
 
+/** What drizzle/0004's trigger NOTIFYs, with the account's id, whenever a user row is deleted. */
+export const ACCOUNT_DELETED_CHANNEL = 'cats_account_deleted';
+
 export const authPlugin = fp(async (app: FastifyInstance, opts: { secret: string }) => {
   app.decorate('accessTokens', createAccessTokens(opts.secret));
-  app.decorate(
-    'liveUsers',
-    createLiveUsers((userId) => userExists(app, userId)),
-  );
+  const liveUsers = createLiveUsers((userId) => userExists(app, userId));
+  app.decorate('liveUsers', liveUsers);
   app.decorateRequest('auth', null);
+  // An account deleted through another instance (or by hand) is forgotten here too, as soon as its
+  // transaction commits. While the listening connection is away, LIVE_USER_TTL_MS still bounds it.
+  const deletions = await app.database.listen(
+    ACCOUNT_DELETED_CHANNEL,
+    (userId) => liveUsers.forget(userId),
+    (err) => app.log.warn({ err }, 'account deletions: listening connection failed; retrying'),
+  );
+  app.addHook('onClose', () => deletions.close());
 });
 
 /**

@@ -392,12 +392,15 @@ describe('accounts and sessions API', () => {
       const request = bearerRequest();
       await requireAuth.call(t.app, request, {} as FastifyReply);
       expect(request.auth).toEqual({ userId: user.id, isDemo: false });
+      // As if the deletion's announcement were lost (PostgreSQL's LISTEN connection away; the next test
+      // hears it): the account was seen a moment ago, so until LIVE_USER_TTL_MS passes only forget()
+      // makes requireAuth look again.
+      const unheard = vi.spyOn(t.app.liveUsers, 'forget').mockImplementation(() => {});
       await t.db.delete(users).where(eq(users.id, user.id));
-      // The account was seen a moment ago: until LIVE_USER_TTL_MS passes, only the account service's
-      // forget() (on deletion through the API) makes requireAuth look again.
       const meanwhile = bearerRequest();
       await requireAuth.call(t.app, meanwhile, {} as FastifyReply);
       expect(meanwhile.auth).toEqual({ userId: user.id, isDemo: false });
+      unheard.mockRestore();
       t.app.liveUsers.forget(user.id);
       const refused = bearerRequest();
       await expect(requireAuth.call(t.app, refused, {} as FastifyReply)).rejects.toMatchObject({
@@ -405,6 +408,28 @@ describe('accounts and sessions API', () => {
         headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
       });
       expect(refused.auth).toBeNull();
+    });
+
+    it('refuse it at once when the account is deleted elsewhere (PostgreSQL: another instance, or by hand)', async (ctx) => {
+      // PGlite is this process's own database: nothing else can delete a row in it.
+      if (t.database.kind !== 'postgres') return ctx.skip();
+      const user = await createUser(t.db);
+      const token = await t.app.accessTokens.sign(user.id);
+      const bearerRequest = () =>
+        ({ headers: { authorization: `Bearer ${token}` }, auth: null }) as unknown as FastifyRequest;
+      await requireAuth.call(t.app, bearerRequest(), {} as FastifyReply);
+      const forget = vi.spyOn(t.app.liveUsers, 'forget');
+      try {
+        // Not through the account service, which would call forget() itself: drizzle/0004's trigger
+        // announces the deletion, and the auth plugin's LISTEN hears it.
+        await t.db.delete(users).where(eq(users.id, user.id));
+        await vi.waitFor(() => expect(forget).toHaveBeenCalledWith(user.id), { timeout: 5_000 });
+      } finally {
+        forget.mockRestore();
+      }
+      await expect(requireAuth.call(t.app, bearerRequest(), {} as FastifyReply)).rejects.toMatchObject({
+        statusCode: 403,
+      });
     });
 
     it('answer 403 for a valid token of a user that does not exist', async () => {
