@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { QueryClient, type InfiniteData } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { InfiniteQueryObserver, QueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { PagedPostsResponse, Post } from '@cats/contracts';
 import { findCachedPost, flattenPages, removePostsFromCaches, updatePostInCaches } from './post-cache.ts';
 
@@ -61,5 +61,48 @@ describe('post caches', () => {
     };
     expect(flattenPages(data).map((p) => p._id)).toEqual(['a', 'b', 'c']);
     expect(flattenPages(undefined)).toEqual([]);
+  });
+
+  it('keeps a change made while a list was loading: the next page arriving does not bring the old post back', async () => {
+    const client = new QueryClient();
+    let answerNext: (page: PagedPostsResponse) => void = () => {};
+    const observer = new InfiniteQueryObserver(client, {
+      queryKey: ['feed'],
+      queryFn: ({ pageParam }) =>
+        pageParam === 1
+          ? Promise.resolve(page([post('a', 'u1')]))
+          : new Promise<PagedPostsResponse>((resolve) => (answerNext = resolve)),
+      initialPageParam: 1,
+      getNextPageParam: (_last, pages) => pages.length + 1,
+    });
+    const stop = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(findCachedPost(client, 'a')).toBeDefined());
+
+    // The second page is asked for, then the viewer likes post a, then the second page arrives.
+    const next = observer.fetchNextPage();
+    await vi.waitFor(() => expect(client.isFetching()).toBe(1));
+    updatePostInCaches(client, 'a', (p) => ({ ...p, greatCat: ['me'] }));
+    expect(findCachedPost(client, 'a')?.greatCat).toEqual(['me']);
+    answerNext(page([post('b', 'u2')]));
+    await next;
+    const feed = client.getQueryData<InfiniteData<PagedPostsResponse>>(['feed'])!;
+    expect(feed.pages.map((p) => p.posts.map((x) => x._id))).toEqual([['a'], ['b']]);
+    expect(findCachedPost(client, 'a')?.greatCat).toEqual(['me']);
+    stop();
+  });
+
+  it('keeps a hidden post hidden when a list that was loading arrives with it', async () => {
+    const client = new QueryClient();
+    client.setQueryData(['explore'], { posts: [post('a', 'u1'), post('d', 'u3')] });
+    let answer: (data: { posts: Post[] }) => void = () => {};
+    const loading = client.fetchQuery({
+      queryKey: ['explore'],
+      queryFn: () => new Promise<{ posts: Post[] }>((resolve) => (answer = resolve)),
+      staleTime: 0,
+    });
+    removePostsFromCaches(client, (p) => p._id === 'a');
+    answer({ posts: [post('a', 'u1'), post('d', 'u3')] });
+    await loading;
+    expect(client.getQueryData<{ posts: Post[] }>(['explore'])!.posts.map((p) => p._id)).toEqual(['d']);
   });
 });

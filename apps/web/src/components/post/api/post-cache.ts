@@ -30,6 +30,41 @@ function patchAll(queryClient: QueryClient, fn: (posts: Post[]) => Post[]) {
   queryClient.setQueriesData<CachedPosts>({ predicate: (q) => holdsPosts(q.state.data) }, (data) =>
     data && holdsPosts(data) ? mapPosts(data, fn) : data,
   );
+  patchWhenLoaded(queryClient, fn);
+}
+
+/**
+ * A list that is loading while a post changes was read before the change, and would put the old post
+ * back when it lands: a like would undo itself on screen as the feed's next page arrived (an infinite
+ * list keeps the pages it had when that page was asked for). Each such load gets the change again as
+ * it lands. The changes are fixed values (the server's like list, a count), so applying one twice is
+ * harmless, and later changes register later, so they land last.
+ */
+function patchWhenLoaded(queryClient: QueryClient, fn: (posts: Post[]) => Post[]) {
+  const cache = queryClient.getQueryCache();
+  const loading = new Set(cache.findAll({ fetchStatus: 'fetching' }));
+  if (loading.size === 0) return;
+  const unsubscribe = cache.subscribe((event) => {
+    if (!loading.has(event.query)) return;
+    // Only the load's own outcome counts: other events about the query are delivered later than they
+    // happen, so its state when they arrive says nothing about them.
+    if (event.type === 'updated') {
+      const { action } = event;
+      if (action.type === 'success' && !action.manual) {
+        loading.delete(event.query);
+        const data: unknown = event.query.state.data;
+        if (holdsPosts(data)) queryClient.setQueryData<CachedPosts>(event.query.queryKey, mapPosts(data, fn));
+      } else if (
+        action.type === 'error' ||
+        (action.type === 'setState' && action.state.fetchStatus === 'idle')
+      ) {
+        loading.delete(event.query); // failed or cancelled: nothing arrived that could be stale
+      }
+    } else if (event.type === 'removed') {
+      loading.delete(event.query);
+    }
+    if (loading.size === 0) unsubscribe();
+  });
 }
 
 /** Applies `update` to the post with this id wherever it is cached. */
