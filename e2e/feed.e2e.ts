@@ -72,6 +72,38 @@ describe('feed', () => {
     await page.context().close();
   });
 
+  it('keeps a like made while the next page is on its way', async () => {
+    const page = await openFeed();
+    // Page 2 is held until the like has been answered: it was read before the like.
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/feed\/2/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    const cards = page.locator('article[data-post-id]');
+    const asked = page.waitForRequest(/\/api\/feed\/2/);
+    await cards.last().scrollIntoViewIfNeeded();
+    await asked;
+
+    const like = cards.first().getByRole('button', { name: /^Like,/ });
+    const count = Number(await like.locator('.post-like__count').textContent());
+    const wasLiked = (await like.getAttribute('aria-pressed')) === 'true';
+    const answered = page.waitForResponse((r) => r.url().includes('/api/posts/likePost/'));
+    await like.click();
+    expect((await answered).status()).toBe(200);
+    const pressed = wasLiked ? 'false' : 'true';
+    const after = count + (wasLiked ? -1 : 1);
+    expect(await like.getAttribute('aria-pressed')).toBe(pressed);
+
+    const before = await cards.count();
+    release();
+    await expect.poll(() => cards.count()).toBeGreaterThan(before);
+    expect(await like.getAttribute('aria-pressed')).toBe(pressed);
+    expect(Number(await like.locator('.post-like__count').textContent())).toBe(after);
+    await page.context().close();
+  });
+
   it('returns to the same card on Back and after a reload, though the list renders its first cards first', async () => {
     const page = await openFeed(PHONE);
     await expect.poll(async () => (await cardIds(page)).length).toBe(20);
