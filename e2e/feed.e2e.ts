@@ -82,6 +82,8 @@ describe('feed', () => {
       await route.continue();
     });
     const cards = page.locator('article[data-post-id]');
+    // The first cards render first, the rest of page 1 right after (components/post/infinite-list.tsx).
+    await expect.poll(() => cards.count()).toBe(20);
     const asked = page.waitForRequest(/\/api\/feed\/2/);
     await cards.last().scrollIntoViewIfNeeded();
     await asked;
