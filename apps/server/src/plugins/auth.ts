@@ -75,7 +75,10 @@ export function createAccessTokens(secret: string, ttlSeconds = ACCESS_TOKEN_TTL
 export interface LiveUsers {
   /** Whether the account exists: from the database, or from a lookup less than ttlMs old. */
   exists(userId: string): Promise<boolean>;
-  /** Called when this process deletes an account: its next request is looked up again. */
+  /**
+   * Called when an account is deleted (by this process, or announced by the database): its next
+   * request is looked up again.
+   */
   forget(userId: string): void;
 }
 

@@ -66,6 +66,9 @@ describe('accounts and sessions API', () => {
     });
   const callProtected = (headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'PUT', url: PROTECTED, headers, payload: { exactPublicLocation: false } });
+  /** A request as requireAuth sees it, for calling the hook itself. */
+  const bearerRequest = (token: string) =>
+    ({ headers: { authorization: `Bearer ${token}` }, auth: null }) as unknown as FastifyRequest;
 
   async function loggedIn(email: string, password = PASSWORD) {
     const res = await login({ email, password });
@@ -387,9 +390,7 @@ describe('accounts and sessions API', () => {
     it('refuse a live token once its user is deleted (requireAuth itself)', async () => {
       const user = await createUser(t.db);
       const token = await t.app.accessTokens.sign(user.id);
-      const bearerRequest = () =>
-        ({ headers: { authorization: `Bearer ${token}` }, auth: null }) as unknown as FastifyRequest;
-      const request = bearerRequest();
+      const request = bearerRequest(token);
       await requireAuth.call(t.app, request, {} as FastifyReply);
       expect(request.auth).toEqual({ userId: user.id, isDemo: false });
       // As if the deletion's announcement were lost (PostgreSQL's LISTEN connection away; the next test
@@ -397,12 +398,12 @@ describe('accounts and sessions API', () => {
       // makes requireAuth look again.
       const unheard = vi.spyOn(t.app.liveUsers, 'forget').mockImplementation(() => {});
       await t.db.delete(users).where(eq(users.id, user.id));
-      const meanwhile = bearerRequest();
+      const meanwhile = bearerRequest(token);
       await requireAuth.call(t.app, meanwhile, {} as FastifyReply);
       expect(meanwhile.auth).toEqual({ userId: user.id, isDemo: false });
       unheard.mockRestore();
       t.app.liveUsers.forget(user.id);
-      const refused = bearerRequest();
+      const refused = bearerRequest(token);
       await expect(requireAuth.call(t.app, refused, {} as FastifyReply)).rejects.toMatchObject({
         statusCode: 403,
         headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
@@ -415,9 +416,7 @@ describe('accounts and sessions API', () => {
       if (t.database.kind !== 'postgres') return ctx.skip();
       const user = await createUser(t.db);
       const token = await t.app.accessTokens.sign(user.id);
-      const bearerRequest = () =>
-        ({ headers: { authorization: `Bearer ${token}` }, auth: null }) as unknown as FastifyRequest;
-      await requireAuth.call(t.app, bearerRequest(), {} as FastifyReply);
+      await requireAuth.call(t.app, bearerRequest(token), {} as FastifyReply);
       const forget = vi.spyOn(t.app.liveUsers, 'forget');
       try {
         // Not through the account service, which would call forget() itself: drizzle/0004's trigger
@@ -427,7 +426,7 @@ describe('accounts and sessions API', () => {
       } finally {
         forget.mockRestore();
       }
-      await expect(requireAuth.call(t.app, bearerRequest(), {} as FastifyReply)).rejects.toMatchObject({
+      await expect(requireAuth.call(t.app, bearerRequest(token), {} as FastifyReply)).rejects.toMatchObject({
         statusCode: 403,
       });
     });
