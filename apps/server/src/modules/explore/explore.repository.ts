@@ -83,17 +83,43 @@ export async function loadMapLayerPage(
   );
   const page = typeof row?.page === 'string' ? row.page : '';
   if (!page) return [];
-  return page.split('\n').map((line) => {
-    const [id, userId, latitude, longitude, mediaKey, created] = line.split('\t');
-    return {
+  return parseLayerPage(page);
+}
+
+const TAB = 9;
+const NEWLINE = 10;
+
+/**
+ * Splits a page into points whose strings are copies, not slices. `split` would return slices of the
+ * ~5 MB page text, and the map index keeps them for as long as it serves, so every page's whole text
+ * would stay on the heap with them. Owner ids repeat (a few per thousand posts), so each is kept once.
+ */
+export function parseLayerPage(page: string): Omit<MapPointRow, 'exactPublicLocation'>[] {
+  const bytes = Buffer.from(page, 'utf8');
+  const owners = new Map<string, string>();
+  const points: Omit<MapPointRow, 'exactPublicLocation'>[] = [];
+  const fields: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i += 1) {
+    const byte = i < bytes.length ? bytes[i] : NEWLINE;
+    if (byte !== TAB && byte !== NEWLINE) continue;
+    fields.push(bytes.toString('utf8', start, i));
+    start = i + 1;
+    if (byte === TAB) continue;
+    const [id, userId, latitude, longitude, mediaKey, created] = fields;
+    let owner = owners.get(userId!);
+    if (owner === undefined) owners.set(userId!, (owner = userId!));
+    points.push({
       id: id!,
-      userId: userId!,
+      userId: owner,
       latitude: Number(latitude),
       longitude: Number(longitude),
       mediaKey: mediaKey!,
       createdAt: Number(created),
-    };
-  });
+    });
+    fields.length = 0;
+  }
+  return points;
 }
 
 /** Users who publish exact locations (few): the layer's pages carry no user columns. */
