@@ -45,6 +45,7 @@ import {
   prepareViewers,
   type LoadPlan,
 } from './support/scenarios.ts';
+import { cpuMeter } from './support/cpu.ts';
 import { JEMALLOC, JEMALLOC_CONF, SERVER_ENTRY, rssMb, startBenchServer } from './support/server.ts';
 import { startTileServer } from '../e2e/support/tiles.ts';
 import { attachServerTimes } from './support/server-log.ts';
@@ -215,7 +216,13 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
 
     const viewers = await prepareViewers(server.url, profile.viewers, 3);
     const page200Consistent = await checkPage200(server.url, viewers[0]!);
-    const http = await measureHttp(server.url, viewers, profile.load, log);
+    const http = await measureHttp(
+      server.url,
+      viewers,
+      profile.load,
+      log,
+      cpuMeter(server.pid, !!pgDatabase),
+    );
     const uploads = await measureUploads(
       server.url,
       server.pid,

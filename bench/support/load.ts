@@ -1,5 +1,6 @@
 /** HTTP load with autocannon, in this process, and the figures the budgets need. */
 import autocannon, { type Request, type Result } from 'autocannon';
+import { perRequest, type CpuPerRequest, type CpuReading } from './cpu.ts';
 
 export interface LoadFigures {
   connections: number;
@@ -22,6 +23,8 @@ export interface LoadFigures {
   endedAt: number;
   /** Time the server itself reports (its log's responseTime): the part not spent queueing. */
   server?: { p50Ms: number; p99Ms: number; requests: number };
+  /** CPU per completed request over the measured run, when the load was given a meter. */
+  cpuPerRequest?: CpuPerRequest;
 }
 
 export interface LoadOptions {
@@ -32,6 +35,8 @@ export interface LoadOptions {
   requests: Request[];
   /** Seconds of the same load before measuring (JIT, caches, pools). */
   warmupS?: number;
+  /** Reads the CPU used so far (bench/support/cpu.ts); read before and after the measured run. */
+  cpu?: () => CpuReading;
 }
 
 function figures(opts: LoadOptions, result: Result, startedAt: number): LoadFigures {
@@ -59,6 +64,7 @@ function figures(opts: LoadOptions, result: Result, startedAt: number): LoadFigu
 
 async function runOnce(opts: LoadOptions, durationS: number): Promise<LoadFigures> {
   const startedAt = Date.now();
+  const before = opts.cpu?.();
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections,
@@ -66,7 +72,9 @@ async function runOnce(opts: LoadOptions, durationS: number): Promise<LoadFigure
     timeout: 30,
     requests: opts.requests,
   });
-  return figures(opts, result, startedAt);
+  const measured = figures(opts, result, startedAt);
+  if (!before || !opts.cpu) return measured;
+  return { ...measured, cpuPerRequest: perRequest(before, opts.cpu(), measured.requests) };
 }
 
 /** Load that runs until stopped (e.g. readers while uploads happen). */
@@ -88,7 +96,7 @@ export function startLoad(opts: Omit<LoadOptions, 'durationS'>): { stop(): Promi
 }
 
 export async function measure(opts: LoadOptions): Promise<LoadFigures> {
-  if (opts.warmupS) await runOnce(opts, opts.warmupS);
+  if (opts.warmupS) await runOnce({ ...opts, cpu: undefined }, opts.warmupS);
   return runOnce(opts, opts.durationS);
 }
 

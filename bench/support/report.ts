@@ -316,12 +316,13 @@ function details(r: RunResult): string {
   const h = r.http;
   const row = (name: string, f: LoadFigures | undefined) =>
     !f
-      ? `| ${name} | — | | | | | | | | |`
+      ? `| ${name} | — | | | | | | | | | |`
       : `| ${name} | ${f.connections} | ${f.rps} | ${f.p50Ms} | ${f.p90Ms} | ${f.p99Ms} | ${f.maxMs} | ${f.errors} | ` +
-        `${f.server ? `${f.server.p50Ms} / ${f.server.p99Ms}` : '—'} | ${(f.bytesPerRequest / 1024).toFixed(1)} |`;
+        `${f.server ? `${f.server.p50Ms} / ${f.server.p99Ms}` : '—'} | ${(f.bytesPerRequest / 1024).toFixed(1)} | ` +
+        `${f.cpuPerRequest ? `${f.cpuPerRequest.serverMs.toFixed(2)} / ${f.cpuPerRequest.databaseMs.toFixed(2)} / ${f.cpuPerRequest.loadGeneratorMs.toFixed(2)}` : '—'} |`;
   return [
-    '| Load | Connections | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server p50 / p99 ms | KB/response |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Load | Connections | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server p50 / p99 ms | KB/response | CPU ms/request: server / database / load generator |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row('GET /api/health', h.health),
     row('GET /api/feed/1', h.feedPage1),
     row('GET /api/feed/1', h.feedPage1At10),
@@ -383,6 +384,10 @@ export function renderRun(r: RunResult): string {
     table(r),
     '',
     details(r),
+    '',
+    'CPU per request is the CPU time the server process (on PGlite with its database thread), ' +
+      "PostgreSQL's processes and the load generator used during the measured run, divided by the " +
+      'requests answered. It moves far less with the host than latency does.',
     '',
     ...(r.web ? [webDetails(r.web), ''] : []),
     `Explore default view: ${r.http.explore.markers} lone markers and ${r.http.explore.clusters} clusters. ` +

@@ -9,6 +9,7 @@ import {
 } from '@cats/contracts';
 import { toViewport } from '../../apps/web/src/features/explore/lib/viewport.ts';
 import { BENCH_PASSWORD, benchEmail } from './dataset.ts';
+import type { CpuReading } from './cpu.ts';
 import { measure, pick, request, startLoad, type LoadFigures } from './load.ts';
 import { rssMb, sampleRss } from './server.ts';
 
@@ -152,6 +153,7 @@ async function measureMedian(
   baseUrl: string,
   plan: LoadPlan,
   requests: Parameters<typeof request>[],
+  cpu?: () => CpuReading,
 ): Promise<LoadFigures & { p99Runs: number[] }> {
   const runs: LoadFigures[] = [];
   for (let i = 0; i < plan.repeats; i += 1) {
@@ -163,6 +165,7 @@ async function measureMedian(
         durationS: plan.durationS,
         warmupS: i === 0 ? plan.warmupS : 0,
         requests: requests.map((r) => request(...r)),
+        cpu,
       }),
     );
   }
@@ -194,14 +197,20 @@ export async function measureHttp(
   viewers: Viewer[],
   plan: LoadPlan,
   log: (line: string) => void,
+  cpu?: () => CpuReading,
 ): Promise<HttpFigures> {
+  const load = (p: LoadPlan, requests: Parameters<typeof request>[]) =>
+    measureMedian(baseUrl, p, requests, cpu);
   const anyViewer = () => pick(viewers);
   const show = (name: string, f: LoadFigures) =>
     log(
-      `${name.padEnd(22)} ${String(f.rps).padStart(6)} req/s  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  errors ${f.errors}`,
+      `${name.padEnd(22)} ${String(f.rps).padStart(6)} req/s  p50 ${f.p50Ms} ms  p99 ${f.p99Ms} ms  errors ${f.errors}` +
+        (f.cpuPerRequest
+          ? `  CPU/request ${f.cpuPerRequest.serverMs} ms server, ${f.cpuPerRequest.databaseMs} ms database`
+          : ''),
     );
 
-  const health = await measureMedian(baseUrl, plan, [['GET', () => '/api/health', () => ({})]]);
+  const health = await load(plan, [['GET', () => '/api/health', () => ({})]]);
   show('health', health);
 
   let current = viewers[0]!;
@@ -213,15 +222,13 @@ export async function measureHttp(
     },
     () => auth(current),
   ];
-  const feedPage1 = await measureMedian(baseUrl, plan, [feed(() => '/api/feed/1')]);
+  const feedPage1 = await load(plan, [feed(() => '/api/feed/1')]);
   show('feed page 1', feedPage1);
-  const feedPage1At10 = await measureMedian(baseUrl, { ...plan, connections: 10 }, [
-    feed(() => '/api/feed/1'),
-  ]);
+  const feedPage1At10 = await load({ ...plan, connections: 10 }, [feed(() => '/api/feed/1')]);
   show('feed page 1 (10 conn.)', feedPage1At10);
-  const feedPage200 = await measureMedian(baseUrl, plan, [feed(() => '/api/feed/200')]);
+  const feedPage200 = await load(plan, [feed(() => '/api/feed/200')]);
   show('feed page 200', feedPage200);
-  const feedPage200Cursor = await measureMedian(baseUrl, plan, [
+  const feedPage200Cursor = await load(plan, [
     feed((v) => `/api/feed/200?cursor=${encodeURIComponent(v.cursor200)}`),
   ]);
   show('feed page 200 (cursor)', feedPage200Cursor);
@@ -230,7 +237,7 @@ export async function measureHttp(
   const sample = await fetch(`${baseUrl}${explorePath(viewport)}`, { headers: auth(viewers[0]!) });
   const sampleBody = await sample.text();
   const parsed = JSON.parse(sampleBody) as ExploreResponse;
-  const exploreLoad = await measureMedian(baseUrl, plan, [feed(() => explorePath(viewport))]);
+  const exploreLoad = await load(plan, [feed(() => explorePath(viewport))]);
   const explore = {
     ...exploreLoad,
     payloadBytes: Buffer.byteLength(sampleBody),
@@ -256,7 +263,7 @@ export async function measureHttp(
     () => auth(current),
     body,
   ];
-  const likes = await measureMedian(baseUrl, plan, [
+  const likes = await load(plan, [
     write(
       'PUT',
       (_v, id) => `/api/posts/likePost/${id}`,
@@ -273,9 +280,9 @@ export async function measureHttp(
       () => JSON.stringify({ newComment: `Benchmark comment ${(seq += 1)}: what a lovely cat` }),
       posts,
     );
-  const comments = await measureMedian(baseUrl, plan, [comment((v) => v.postIds)]);
+  const comments = await load(plan, [comment((v) => v.postIds)]);
   show('comment', comments);
-  const spreadLoad = await measureMedian(baseUrl, plan, [comment((v) => v.spreadPostIds)]);
+  const spreadLoad = await load(plan, [comment((v) => v.spreadPostIds)]);
   const commentsSpread = { ...spreadLoad, posts: new Set(viewers.flatMap((v) => v.spreadPostIds)).size };
   show('comment (spread)', commentsSpread);
   return {
