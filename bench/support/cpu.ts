@@ -1,8 +1,7 @@
 /**
  * CPU time spent per request, by the server, the database and the load generator (Linux /proc).
- * Latency at 50 connections on two shared cores moves with the host (the same code's health check
- * answered 3,494 to 7,716 req/s on different days); the CPU a request costs moves much less, so the
- * bench reports it beside every load to tell "the code got slower" from "the machine did".
+ * On two cores a load's throughput is its CPU cost: the figure shows where a request's time goes
+ * (server, database, load generator) and how many requests per second the cores allow at most.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -387,7 +387,7 @@ export function renderRun(r: RunResult): string {
     '',
     'CPU per request is the CPU time the server process (on PGlite with its database thread), ' +
       "PostgreSQL's processes and the load generator used during the measured run, divided by the " +
-      'requests answered. It moves far less with the host than latency does.',
+      'requests answered: 2 cores / CPU per request is the most a load can serve on this machine.',
     '',
     ...(r.web ? [webDetails(r.web), ''] : []),
     `Explore default view: ${r.http.explore.markers} lone markers and ${r.http.explore.clusters} clusters. ` +
