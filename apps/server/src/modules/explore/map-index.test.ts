@@ -231,17 +231,12 @@ describe('MapIndex', () => {
     expect(() => index.query({ ...WORLD, zoom: 14 })).toThrow(AreaTooLargeError);
   });
 
-  it('stays fast with 100,000 points', () => {
-    const all = points(100_000, 8, { west: -10, south: 35, east: 5, north: 44 });
-    let t = performance.now();
-    const index = MapIndex.build(all);
-    const build = performance.now() - t;
-    t = performance.now();
-    for (const zoom of [3, 5, 8, 11, 14])
-      index.query({ west: -6, south: 36, east: -3, north: 38, zoom: Math.min(zoom, 10) });
-    const query = performance.now() - t;
-    expect(build).toBeLessThan(3000);
-    expect(query).toBeLessThan(500);
+  // How fast it builds and answers is measured by `npm run bench:explore`, not here.
+  it('accounts for 100,000 points in a regional view at every zoom', () => {
+    const box = { west: -10, south: 35, east: 5, north: 44 };
+    const index = MapIndex.build(points(100_000, 8, box));
+    expect(index.size).toBe(100_000);
+    for (const zoom of [3, 5, 8]) expect(total(index.query({ ...box, zoom }))).toBe(100_000);
   });
 });
 
