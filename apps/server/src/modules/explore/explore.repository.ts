@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
-import { preparedPerDatabase } from '../../db/prepared.ts';
+import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, type RawRow } from '../../db/raw-results.ts';
 import { posts, users } from '../../db/schema/index.ts';
 
@@ -178,18 +178,23 @@ export async function pruneMapChanges(db: Executor, olderThanSeconds: number): P
   );
 }
 
+const exclusionsViewerId = sql.placeholder('viewerId');
+/** Asked on every explore request: prepared, so PostgreSQL plans it once per connection. */
+const viewerExclusionsStatement = preparedSql(
+  'viewer_exclusions',
+  sql`select
+    array(select post_id::text from hidden_posts where user_id = ${exclusionsViewerId}) as hidden,
+    array(select case when blocker_id = ${exclusionsViewerId} then blocked_id else blocker_id end::text
+      from blocks where blocker_id = ${exclusionsViewerId} or blocked_id = ${exclusionsViewerId}) as blocked`,
+);
+
 /** What one viewer must not see: posts they hid, and users blocked either way. */
 export async function viewerExclusions(
   db: Executor,
   viewerId: string,
 ): Promise<{ hiddenPostIds: string[]; blockedUserIds: string[] }> {
   if (!isUuid(viewerId)) return { hiddenPostIds: [], blockedUserIds: [] };
-  const [row] = rowsOf(
-    await db.execute(sql`select
-      array(select post_id::text from hidden_posts where user_id = ${viewerId}) as hidden,
-      array(select case when blocker_id = ${viewerId} then blocked_id else blocker_id end::text
-        from blocks where blocker_id = ${viewerId} or blocked_id = ${viewerId}) as blocked`),
-  );
+  const [row] = rowsOf(await viewerExclusionsStatement(db).execute({ viewerId }));
   const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
   return { hiddenPostIds: list(row?.hidden), blockedUserIds: list(row?.blocked) };
 }

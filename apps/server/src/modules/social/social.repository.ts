@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { preparedPerDatabase } from '../../db/prepared.ts';
+import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
 import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
 import { notBlockedWith, postVisibleTo } from './visibility.ts';
@@ -36,6 +36,28 @@ export async function findPostAccess(
   return row ? { ...row, visible: !row.blocked && !row.hiddenByViewer } : null;
 }
 
+const togglePostId = sql.placeholder('postId');
+const toggleViewerId = sql.placeholder('viewerId');
+const toggleLikeStatement = preparedSql(
+  'toggle_like',
+  sql`with target as (
+      select ${posts.id} as id from ${posts} where ${posts.id} = ${togglePostId} and ${postVisibleTo(toggleViewerId)}
+    ), added as (
+      insert into ${likes} (post_id, user_id) select id, ${toggleViewerId} from target
+      on conflict do nothing returning user_id, created_at
+    ), removed as (
+      delete from ${likes} l using target
+      where l.post_id = target.id and l.user_id = ${toggleViewerId} and not exists (select 1 from added)
+      returning l.user_id
+    )
+    select exists (select 1 from target) as visible,
+      (select count(*) from added) + (select count(*) from removed) as changed,
+      (select coalesce(string_agg(x.user_id::text, ',' order by x.created_at, x.user_id), '') from (
+        select l.user_id, l.created_at from ${likes} l
+          where l.post_id = ${togglePostId} and l.user_id not in (select user_id from removed)
+        union all select user_id, created_at from added) x) as likers`,
+);
+
 /**
  * Toggles the viewer's like on a post they may see, and returns who likes it now (oldest first), in
  * one statement: adds the like when absent, removes it when present (the (post, user) primary key
@@ -51,24 +73,7 @@ export async function toggleVisibleLike(
   postId: string,
   viewerId: string,
 ): Promise<string[] | null> {
-  const [row] = rowsOf(
-    await ex.execute(sql`with target as (
-        select ${posts.id} as id from ${posts} where ${posts.id} = ${postId} and ${postVisibleTo(viewerId)}
-      ), added as (
-        insert into ${likes} (post_id, user_id) select id, ${viewerId} from target
-        on conflict do nothing returning user_id, created_at
-      ), removed as (
-        delete from ${likes} l using target
-        where l.post_id = target.id and l.user_id = ${viewerId} and not exists (select 1 from added)
-        returning l.user_id
-      )
-      select exists (select 1 from target) as visible,
-        (select count(*) from added) + (select count(*) from removed) as changed,
-        (select coalesce(string_agg(x.user_id::text, ',' order by x.created_at, x.user_id), '') from (
-          select l.user_id, l.created_at from ${likes} l
-            where l.post_id = ${postId} and l.user_id not in (select user_id from removed)
-          union all select user_id, created_at from added) x) as likers`),
-  );
+  const [row] = rowsOf(await toggleLikeStatement(ex).execute({ postId, viewerId }));
   if (!row || (row.visible !== true && row.visible !== 't')) return null;
   if (Number(row.changed) === 0) {
     // A concurrent toggle by the same viewer committed its like after this statement's snapshot: the
@@ -125,6 +130,20 @@ export async function listComments(ex: Executor, postId: string, viewerId: strin
   return listCommentsQuery(ex).execute({ postId, viewerId });
 }
 
+const commentPostId = sql.placeholder('postId');
+const commentViewerId = sql.placeholder('viewerId');
+const insertCommentStatement = preparedSql(
+  'insert_visible_comment',
+  sql`with target as (
+      select ${posts.id} as id, ${posts.userId} as owner_id from ${posts}
+      where ${posts.id} = ${commentPostId} and ${postVisibleTo(commentViewerId)}
+    ), added as (
+      insert into ${comments} (post_id, user_id, body) select id, ${commentViewerId}, ${sql.placeholder('body')} from target
+      returning post_id
+    )
+    select target.owner_id from target join added on added.post_id = target.id`,
+);
+
 /**
  * Adds the viewer's comment to a post they may see, checking visibility in the same statement. The
  * post's owner, or null when the post does not exist or is hidden or blocked for the viewer.
@@ -135,16 +154,7 @@ export async function insertVisibleComment(
   viewerId: string,
   body: string,
 ): Promise<{ postOwnerId: string } | null> {
-  const [row] = rowsOf(
-    await ex.execute(sql`with target as (
-        select ${posts.id} as id, ${posts.userId} as owner_id from ${posts}
-        where ${posts.id} = ${postId} and ${postVisibleTo(viewerId)}
-      ), added as (
-        insert into ${comments} (post_id, user_id, body) select id, ${viewerId}, ${body} from target
-        returning post_id
-      )
-      select target.owner_id from target join added on added.post_id = target.id`),
-  );
+  const [row] = rowsOf(await insertCommentStatement(ex).execute({ postId, viewerId, body }));
   return row ? { postOwnerId: String(row.owner_id) } : null;
 }
 

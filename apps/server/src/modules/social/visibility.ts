@@ -11,6 +11,6 @@ export function notBlockedWith(viewerId: string | Placeholder, userColumn: AnyCo
 }
 
 /** A post the viewer neither hid nor shares a block with its author; own posts always qualify. */
-export function postVisibleTo(viewerId: string): SQL {
+export function postVisibleTo(viewerId: string | Placeholder): SQL {
   return sql`(${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}))`;
 }
