@@ -166,6 +166,53 @@ describe('GET /api/feed/:page', () => {
     expect(shifted.posts[0]!._id).toBe(snapshot[PAGE - 3]);
   });
 
+  it('pages by number exactly as the cursor walk does, however many hidden and blocked posts come before', async () => {
+    // Page numbers past 1 skip from the unfiltered feed and then make up for what the viewer does not
+    // see (posts.repository.ts, deepFeedPage): hidden posts and both directions of blocks, before and
+    // after every page boundary, and ties in the same instant across a boundary.
+    const reader = await createUser(t.db);
+    const readerAuth = await authHeader(t.app, reader.id);
+    const authors = await Promise.all(Array.from({ length: 4 }, () => createUser(t.db)));
+    const [blockedByReader, blockingReader] = await Promise.all([createUser(t.db), createUser(t.db)]);
+    const created: PostRow[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const by = i % 7 === 3 ? blockedByReader : i % 11 === 5 ? blockingReader : authors[i % authors.length]!;
+      created.push(await post(by.id, { caption: `deep ${i}` }));
+      if (i % 9 === 0) {
+        const tie = new Date(clock);
+        created.push(await createPost(t.db, authors[0]!.id, { createdAt: tie }));
+      }
+    }
+    // Some hidden posts are also behind a block (hidden first, blocked later): counted once.
+    const hidden = created.filter((p, i) => i % 4 === 1 || p.userId === blockedByReader.id);
+    await t.db.insert(hiddenPosts).values(hidden.map((p) => ({ userId: reader.id, postId: p.id })));
+    await t.db.insert(blocks).values([
+      { blockerId: reader.id, blockedId: blockedByReader.id },
+      { blockerId: blockingReader.id, blockedId: reader.id },
+    ]);
+
+    const walked = await allFeedIds(readerAuth);
+    const createdIds = new Set(created.map((p) => p.id));
+    const hiddenIds = new Set(hidden.map((p) => p.id));
+    // The walk itself leaves out exactly what it must.
+    for (const p of created) {
+      const excluded =
+        hiddenIds.has(p.id) || p.userId === blockedByReader.id || p.userId === blockingReader.id;
+      expect(walked.includes(p.id), `${p.caption}`).toBe(!excluded);
+    }
+    expect(walked.filter((id) => createdIds.has(id)).length).toBeGreaterThan(PAGE * 3);
+
+    const lastPage = Math.ceil(walked.length / PAGE);
+    for (let page = 1; page <= lastPage + 1; page += 1) {
+      const body = (await feed(page, { auth: readerAuth })).json() as PagedPostsResponse;
+      expect(
+        body.posts.map((p) => p._id),
+        `page ${page}`,
+      ).toEqual(walked.slice((page - 1) * PAGE, page * PAGE));
+      expect(body.info.next, `page ${page}`).toBe(page < lastPage ? page + 1 : null);
+    }
+  });
+
   it('keeps posts created in the same instant apart (ties broken by id)', async () => {
     const poster = await createUser(t.db);
     const at = new Date(Date.parse('2023-06-01T12:00:00.123Z'));
