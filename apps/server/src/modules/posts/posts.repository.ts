@@ -179,9 +179,8 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
   // skipping rows (OFFSET) costs a hash probe per row instead of two index lookups (docs/performance.md).
   // Both columns are NOT NULL, so NOT IN means the same as NOT EXISTS.
   const conditions: SQL[] = [
-    sql`${posts.id} not in (select h.post_id from hidden_posts h where h.user_id = ${viewer})`,
-    sql`${posts.userId} not in (select b.blocked_id from blocks b where b.blocker_id = ${viewer}
-      union all select b.blocker_id from blocks b where b.blocked_id = ${viewer})`,
+    sql`${posts.id} not in (${hiddenPostIdsOf(viewer)})`,
+    sql`${posts.userId} not in (${usersBlockedWith(viewer)})`,
   ];
   if (filter.authorId) conditions.push(sql`${posts.userId} = ${bind('authorId')}`);
   if (filter.postIds) conditions.push(sql`${posts.id} = any(${bind('postIds')}::uuid[])`);
@@ -262,6 +261,15 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
   );
 }
 
+/** The posts the viewer hid, as a sub-select of their ids. */
+const hiddenPostIdsOf = (viewer: unknown) =>
+  sql`select h.post_id from ${hiddenPosts} h where h.user_id = ${viewer}`;
+
+/** The users the viewer shares a block with, either way, as a sub-select of their ids. */
+const usersBlockedWith = (viewer: unknown) =>
+  sql`select b.blocked_id from ${blocks} b where b.blocker_id = ${viewer}
+      union all select b.blocker_id from ${blocks} b where b.blocked_id = ${viewer}`;
+
 /** The feed itself: every post, less the viewer's hidden ones and those behind a block. */
 const isWholeFeed = (filter: PostFilter) =>
   !filter.authorId && !filter.groupId && !filter.located && !filter.postIds;
@@ -291,24 +299,20 @@ function deepFeedPage(db: Executor, viewer: unknown, offset: unknown) {
     sql`select p.created_at, p.id from ${posts} p
       order by p.created_at desc nulls last, p.id desc nulls last offset (select ${offset}::int) limit 1`,
   );
-  const atOrAfterBoundary = (alias: string) =>
-    sql.raw(
-      `(${alias}.created_at, ${alias}.id) > ((select created_at from feed_boundary), (select id from feed_boundary))`,
-    );
+  // The boundary's (created_at, id), in the feed's order: newer posts compare greater.
+  const boundaryKey = sql.raw('((select created_at from feed_boundary), (select id from feed_boundary))');
   const skipped = db.$with('feed_skipped', { n: sql`n` }).as(
     sql`select count(*) as n from (
-      select p.id from ${hiddenPosts} h join ${posts} p on p.id = h.post_id
-        where h.user_id = ${viewer} and ${atOrAfterBoundary('p')}
+      select p.id from ${posts} p
+        where p.id in (${hiddenPostIdsOf(viewer)}) and (p.created_at, p.id) > ${boundaryKey}
       union
       select p.id from ${posts} p
-        where p.user_id in (select b.blocked_id from ${blocks} b where b.blocker_id = ${viewer}
-          union all select b.blocker_id from ${blocks} b where b.blocked_id = ${viewer})
-        and ${atOrAfterBoundary('p')}
+        where p.user_id in (${usersBlockedWith(viewer)}) and (p.created_at, p.id) > ${boundaryKey}
     ) excluded`,
   );
   return {
     ctes: [boundary, skipped] as const,
-    fromBoundary: sql`(${posts.createdAt}, ${posts.id}) <= ((select created_at from feed_boundary), (select id from feed_boundary))`,
+    fromBoundary: sql`(${posts.createdAt}, ${posts.id}) <= ${boundaryKey}`,
     offset: sql`(select n from feed_skipped)`,
   };
 }
