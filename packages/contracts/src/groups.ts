@@ -58,7 +58,8 @@ export type JoinRequest = z.infer<typeof joinRequestSchema>;
 export const groupDetailSchema = z.object({
   _id: z.string(),
   groupName: z.string(),
-  code: z.string(),
+  /** Absent for the shared demo account: its password is public, so a code it saw would be everyone's. */
+  code: z.string().optional(),
   /** The caller's role. */
   role: groupRoleSchema,
   /** Owner first, then by joining date. */
@@ -90,7 +91,7 @@ export const groupPostsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).optional(),
 });
 
-/** GET /api/groups/{groupId}/map: every shared post with a location, exact for members. */
+/** GET /api/groups/{groupId}/map: every shared post whose location is on; exact for members but demo. */
 export const groupMapResponseSchema = z.object({ posts: z.array(postSchema) });
 export type GroupMapResponse = z.infer<typeof groupMapResponseSchema>;
 

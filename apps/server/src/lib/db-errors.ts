@@ -57,3 +57,12 @@ export function isUnstorableText(err: unknown): boolean {
   }
   return false;
 }
+
+/** A write ran into this named constraint (a foreign key, a check, a unique index). */
+export function violatesConstraint(err: unknown, constraint: string): boolean {
+  for (const e of chain(err)) if (e.constraint === constraint) return true;
+  return false;
+}
+
+/** A group share whose author is not (or no longer) a member of the group (drizzle/0005). */
+export const SHARE_NEEDS_MEMBERSHIP = 'post_groups_membership_fk';

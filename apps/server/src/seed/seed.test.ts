@@ -116,7 +116,7 @@ describe('sample content seed', () => {
       expect(p.locationPrecision).toBe(p.user._id === exactOwner ? 'exact' : 'approximate');
   });
 
-  it('puts the demo user in a sample group with shared pictures and exact member locations', async () => {
+  it('shows the demo user a sample group with stranger precision and no join code', async () => {
     const headers = await authHeader(t.app, DEMO_USER_ID);
     const mine = (await t.app.inject({ url: '/api/groups', headers })).json() as GroupsResponse;
     expect(mine).toEqual({
@@ -127,7 +127,8 @@ describe('sample content seed', () => {
     const detail = (
       await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}`, headers })
     ).json() as GroupDetail;
-    expect(detail.code).toMatch(/^CalleLunaCats#\d{4}$/);
+    // The demo account's password is public: a code it saw would be everyone's.
+    expect(detail).not.toHaveProperty('code');
     expect(detail.role).toBe('member');
     expect(detail.members.map((m) => m.role)).toEqual(['owner', 'member', 'member', 'member']);
     expect(detail.members.map((m) => m.user._id)).toContain(DEMO_USER_ID);
@@ -138,6 +139,7 @@ describe('sample content seed', () => {
       await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}`, headers: owner })
     ).json() as GroupDetail;
     expect(asOwner.pendingRequests).toHaveLength(SAMPLE_GROUP.pending.length);
+    expect(asOwner.code).toMatch(/^CalleLunaCats#\d{4}$/);
 
     const feed = (
       await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}/posts`, headers })
@@ -145,16 +147,35 @@ describe('sample content seed', () => {
     expect(feed.posts.length).toBeGreaterThan(0);
     expect(SAMPLE_GROUP_POSTS.map((p) => p.id)).toEqual(expect.arrayContaining(feed.posts.map((p) => p._id)));
 
-    // A picture whose public location is off still shows on the group's map, at its exact spot.
+    // Demo is a stranger for locations (issue 23): shown pictures at their ~500 m cell's centre, a
+    // switched-off one with no location and on no map; a real member sees the shown ones exactly.
     const hidden = SAMPLE_GROUP_POSTS.find((p) => p.place !== null && !p.showLocation)!;
-    const spot = samplePostCoordinates(hidden, SAMPLE_POSTS.indexOf(hidden))!;
+    const shown = SAMPLE_GROUP_POSTS.find(
+      (p) => p.place !== null && p.showLocation && !SAMPLE_USERS[p.author - 1]!.exactPublicLocation,
+    )!;
+    const hiddenInFeed = feed.posts.find((p) => p._id === hidden.id)!;
+    expect([hiddenInFeed.latitude, hiddenInFeed.longitude]).toEqual([null, null]);
     const map = (
       await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}/map`, headers })
     ).json() as GroupMapResponse;
-    const onMap = map.posts.find((p) => p._id === hidden.id)!;
-    expect(onMap.locationPrecision).toBe('exact');
-    expect(onMap.latitude).toBeCloseTo(spot.latitude, 4);
-    expect(onMap.longitude).toBeCloseTo(spot.longitude, 4);
+    expect(map.posts.map((p) => p._id)).not.toContain(hidden.id);
+    expect(map.posts.length).toBeGreaterThan(0);
+    // gato_malaga chose exact public locations: exact for everyone; the others' at their cell's centre.
+    const exactAuthors = new Set(SAMPLE_USERS.filter((u) => u.exactPublicLocation).map((u) => u.id));
+    for (const p of map.posts) {
+      expect(p.locationPrecision, p._id).toBe(exactAuthors.has(p.user._id) ? 'exact' : 'approximate');
+    }
+    expect(map.posts.some((p) => p.locationPrecision === 'approximate')).toBe(true);
+    const spot = samplePostCoordinates(shown, SAMPLE_POSTS.indexOf(shown))!;
+    const member = await authHeader(t.app, SAMPLE_USERS[SAMPLE_GROUP.members[0] - 1]!.id);
+    const memberMap = (
+      await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}/map`, headers: member })
+    ).json() as GroupMapResponse;
+    const exact = memberMap.posts.find((p) => p._id === shown.id)!;
+    expect(exact.locationPrecision).toBe('exact');
+    expect(exact.latitude).toBeCloseTo(spot.latitude, 4);
+    expect(exact.longitude).toBeCloseTo(spot.longitude, 4);
+    expect(memberMap.posts.map((p) => p._id)).not.toContain(hidden.id);
   });
 
   it('sample users log in with the documented password', async () => {

@@ -169,6 +169,8 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
     code: generateCode(SAMPLE_GROUP.name),
     ownerId: sampleUserId(SAMPLE_GROUP.owner),
   };
+  // The demo account is a member so that visitors can see what a group looks like; for locations it
+  // stays a stranger (location-rule.ts) and it is not shown the join code (groups.service.ts).
   const memberRows = [
     { groupId: SAMPLE_GROUP.id, userId: sampleUserId(SAMPLE_GROUP.owner), role: 'owner' as const },
     ...[...SAMPLE_GROUP.members.map(sampleUserId), DEMO_USER_ID].map((id) => ({
@@ -184,6 +186,7 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
   const sharedRows = SAMPLE_GROUP_POSTS.map((p) => ({
     postId: p.id,
     groupId: SAMPLE_GROUP.id,
+    userId: sampleUserId(p.author),
     sharedAt: new Date(now - p.hoursAgo * HOUR),
   }));
 

@@ -4,6 +4,7 @@ import {
   check,
   doublePrecision,
   index,
+  uniqueIndex,
   integer,
   pgTable,
   primaryKey,
@@ -44,6 +45,8 @@ export const posts = pgTable(
       .on(t.latitude, t.longitude)
       .where(sql`${t.showLocation} and ${t.latitude} is not null and ${t.longitude} is not null`),
     index('posts_media_key_idx').on(t.mediaKey),
+    // What a group share points at (post_groups_post_author_fk): the post together with its author.
+    uniqueIndex('posts_id_user_idx').on(t.id, t.userId),
     check('posts_latitude_range', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),
     check('posts_longitude_range', sql`${t.longitude} is null or ${t.longitude} between -180 and 180`),
     check('posts_coordinates_pair', sql`(${t.latitude} is null) = (${t.longitude} is null)`),

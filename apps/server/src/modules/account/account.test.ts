@@ -373,9 +373,9 @@ describe('account settings and deletion API', () => {
       ]);
       await t.db.insert(joinRequests).values([{ groupId: thirdGroup!.id, userId: user.id }]);
       await t.db.insert(postGroups).values([
-        { postId: own[0]!.id, groupId: othersGroup!.id },
-        { postId: othersPost.id, groupId: ownedGroup!.id },
-        { postId: othersPost.id, groupId: othersGroup!.id },
+        { postId: own[0]!.id, groupId: othersGroup!.id, userId: own[0]!.userId },
+        { postId: othersPost.id, groupId: ownedGroup!.id, userId: othersPost.userId },
+        { postId: othersPost.id, groupId: othersGroup!.id, userId: othersPost.userId },
       ]);
 
       // Sessions and a failed login.

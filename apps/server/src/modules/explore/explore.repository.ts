@@ -4,6 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, type RawRow } from '../../db/raw-results.ts';
 import { posts, users } from '../../db/schema/index.ts';
+import { sharedWithMember } from '../social/visibility.ts';
 
 /** A post on the public map, with its exact position and the owner's precision choice. */
 export interface MapPointRow {
@@ -205,9 +206,13 @@ export interface MarkerDetailRow {
   userId: string;
   catName: string | null;
   username: string;
-  /** Exact: only ever sent to the post's owner. */
+  /** Exact: sent only to whom location-rule.ts allows. */
   latitude: number | null;
   longitude: number | null;
+  showLocation: boolean;
+  exactPublicLocation: boolean;
+  /** The viewer belongs to a group the post is shared with. */
+  sharedWithViewer: boolean;
 }
 
 /** A viewport asks this on every request. */
@@ -220,6 +225,11 @@ const markerDetailsQuery = preparedPerDatabase((db: Executor) =>
       username: users.username,
       latitude: posts.latitude,
       longitude: posts.longitude,
+      showLocation: posts.showLocation,
+      exactPublicLocation: users.exactPublicLocation,
+      sharedWithViewer: sql<boolean>`${sharedWithMember(sql.placeholder('viewerId'), posts.id)}`.mapWith(
+        Boolean,
+      ),
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
@@ -231,7 +241,11 @@ const markerDetailsQuery = preparedPerDatabase((db: Executor) =>
  * The cat's name, author and exact position of some posts, by id (a viewport's lone markers). Ids of
  * posts deleted since the map index last looked are simply absent.
  */
-export async function markerDetails(db: Executor, postIds: readonly string[]): Promise<MarkerDetailRow[]> {
+export async function markerDetails(
+  db: Executor,
+  viewerId: string,
+  postIds: readonly string[],
+): Promise<MarkerDetailRow[]> {
   if (postIds.length === 0) return [];
-  return markerDetailsQuery(db).execute({ ids: postIds });
+  return markerDetailsQuery(db).execute({ ids: postIds, viewerId });
 }

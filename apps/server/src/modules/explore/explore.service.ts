@@ -16,6 +16,7 @@ import { badRequest, notFound } from '../../lib/http-errors.ts';
 import { visibleUsername } from '../../lib/user-summary.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
+import { locationFor } from '../location/location-rule.ts';
 import { listAllPosts, toPostView } from '../posts/post-view.ts';
 import { selectVisiblePosts } from '../posts/posts.repository.ts';
 import { markerDetails, viewerExclusions } from './explore.repository.ts';
@@ -59,9 +60,9 @@ export async function mapPostsById(
 /**
  * One viewport at one zoom: lone markers and clusters. The shared index holds public positions only;
  * the viewer's hidden posts and blocked users are subtracted from it. A lone marker carries what the
- * map draws (position, picture, text alternative); its card loads the post when opened. The viewer's
- * own posts are placed at their exact position, as their cards show it; everyone else's at the public
- * one the index holds (exact only when the owner chose so).
+ * map draws (position, picture, text alternative); its card loads the post when opened. A marker sits
+ * where the viewer's card of the post puts it (location-rule.ts): exact for the owner and the post's
+ * groups, else the public position the index holds (exact only when the owner chose so).
  */
 export async function viewportMap(
   deps: ExploreDeps,
@@ -85,6 +86,7 @@ export async function viewportMap(
     (
       await markerDetails(
         deps.db,
+        viewer.userId,
         result.singles.map((p) => p.id),
       )
     ).map((row) => [row.id, row]),
@@ -93,11 +95,14 @@ export async function viewportMap(
   for (const point of result.singles) {
     const detail = details.get(point.id);
     if (!detail) continue; // deleted since the index looked
-    const own = detail.userId === viewer.userId && detail.latitude !== null && detail.longitude !== null;
+    // The index holds the public position; the owner and the post's groups see the exact one.
+    const exact = locationFor(viewer, detail);
+    const precise =
+      exact.locationPrecision === 'exact' && exact.latitude !== null && exact.longitude !== null;
     markers.push({
       _id: point.id,
-      latitude: own ? detail.latitude! : point.latitude,
-      longitude: own ? detail.longitude! : point.longitude,
+      latitude: precise ? exact.latitude! : point.latitude,
+      longitude: precise ? exact.longitude! : point.longitude,
       previewUrl: mediaUrl(deps.publicBase, variantKey(point.mediaKey, MAP_MARKER_SIZE)),
       catName: detail.catName,
       username: visibleUsername(viewer, { id: detail.userId, username: detail.username }),

@@ -13,7 +13,7 @@ import {
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { blocks, hiddenPosts, posts, users, type PostRow } from '../../db/schema/index.ts';
-import { approximateLocation } from '../posts/post-view.ts';
+import { approximateLocation } from '../location/location-grid.ts';
 import { MapStore } from './map-store.ts';
 
 let t: TestApp;

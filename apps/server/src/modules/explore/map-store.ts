@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.ts';
-import { approximateLocation } from '../posts/post-view.ts';
+import { approximateLocation } from '../location/location-grid.ts';
 import {
   exactLocationUserIds,
   loadMapLayerPage,

@@ -165,18 +165,6 @@ export async function deleteMember(db: Executor, groupId: string, userId: string
   return rows.length > 0;
 }
 
-/** Stops sharing the user's posts with the group (when they leave or are removed). */
-export async function unshareUserPosts(db: Executor, groupId: string, userId: string): Promise<void> {
-  await db
-    .delete(postGroups)
-    .where(
-      and(
-        eq(postGroups.groupId, groupId),
-        inArray(postGroups.postId, db.select({ id: posts.id }).from(posts).where(eq(posts.userId, userId))),
-      ),
-    );
-}
-
 export async function updateCode(db: Executor, groupId: string, code: string): Promise<void> {
   await db.update(groups).set({ code }).where(eq(groups.id, groupId));
 }
@@ -204,10 +192,14 @@ export async function memberGroupIds(
   return rows.map((r) => r.groupId);
 }
 
-/** Makes the post's shares exactly `groupIds`; existing shares keep their date. */
+/**
+ * Makes the post's shares exactly `groupIds`; existing shares keep their date. `userId` is the post's
+ * author, whose membership of each group the database checks (post_groups_membership_fk).
+ */
 export async function replacePostGroups(
   db: Executor,
   postId: string,
+  userId: string,
   groupIds: readonly string[],
 ): Promise<void> {
   await db
@@ -220,7 +212,7 @@ export async function replacePostGroups(
   if (groupIds.length > 0) {
     await db
       .insert(postGroups)
-      .values(groupIds.map((groupId) => ({ postId, groupId })))
+      .values(groupIds.map((groupId) => ({ postId, groupId, userId })))
       .onConflictDoNothing();
   }
 }

@@ -15,6 +15,7 @@ import {
   type SharePostResponse,
 } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
+import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
@@ -101,7 +102,8 @@ async function detail(
   const result: GroupDetail = {
     _id: group.id,
     groupName: group.name,
-    code: group.code,
+    // The demo account's password is public: a code shown to it would let anyone ask to join.
+    ...(viewer.isDemo ? {} : { code: group.code }),
     role: group.role,
     members: members.map((m) => ({ user: toUser(m), role: m.role, joinedAt: m.joinedAt.toISOString() })),
   };
@@ -195,7 +197,9 @@ export async function answerRequest(
 
 /**
  * The owner removes a member, or a member removes themself (leaving). Either way the member's posts
- * stop being shared with the group: their exact locations must not stay with people they left.
+ * stop being shared with the group: their exact locations must not stay with people they left. The
+ * database drops the shares with the membership (post_groups_membership_fk), also those of a share
+ * that was being written at the same moment.
  */
 export async function removeMember(
   deps: GroupsDeps,
@@ -209,12 +213,7 @@ export async function removeMember(
   const leaving = userId === viewer.userId;
   if (leaving && group.role === 'owner') throw badRequest(GROUP_MESSAGES.ownerCannotLeave);
   if (!leaving && group.role !== 'owner') throw forbidden(GROUP_MESSAGES.ownerOnly);
-  const removed = await deps.db.transaction(async (tx) => {
-    if (!(await repo.deleteMember(tx, group.id, userId))) return false;
-    await repo.unshareUserPosts(tx, group.id, userId);
-    return true;
-  });
-  if (!removed) throw notFound(GROUP_MESSAGES.memberNotFound);
+  if (!(await repo.deleteMember(deps.db, group.id, userId))) throw notFound(GROUP_MESSAGES.memberNotFound);
   if (leaving) return { message: GROUP_MESSAGES.leftGroup };
   return { message: GROUP_MESSAGES.memberRemoved, group: await detail(deps, viewer, group) };
 }
@@ -250,7 +249,7 @@ export async function deleteGroup(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The group's pictures: members see exact locations (the Groups screen's notice)
+// The group's pictures: members see the exact spot of those whose location is on (location-rule.ts)
 // ---------------------------------------------------------------------------------------------------
 
 export async function groupPosts(
@@ -307,8 +306,14 @@ export async function setPostGroups(
   const groupIds = [...new Set(rawGroupIds.map(normaliseId))];
   const allowed = new Set(await repo.memberGroupIds(deps.db, viewer.userId, groupIds));
   if (groupIds.some((id) => !allowed.has(id))) throw badRequest(GROUP_MESSAGES.notGroupMember);
-  return deps.db.transaction(async (tx) => {
-    await repo.replacePostGroups(tx, postId, groupIds);
-    return { groupIds: await repo.listPostGroupIds(tx, postId) };
-  });
+  try {
+    return await deps.db.transaction(async (tx) => {
+      await repo.replacePostGroups(tx, postId, viewer.userId, groupIds);
+      return { groupIds: await repo.listPostGroupIds(tx, postId) };
+    });
+  } catch (err) {
+    // Removed from one of the groups since the check above: the database refused the share.
+    if (violatesConstraint(err, SHARE_NEEDS_MEMBERSHIP)) throw badRequest(GROUP_MESSAGES.notGroupMember);
+    throw err;
+  }
 }

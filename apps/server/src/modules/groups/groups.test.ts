@@ -280,7 +280,7 @@ describe('groups', () => {
       const b = await createUser(t.db);
       const group = await groupWith(a, 'Leavers', [b]);
       const post = await createPost(t.db, b.id, { latitude: 51.5, longitude: -0.12 });
-      await t.db.insert(postGroups).values({ postId: post.id, groupId: group._id });
+      await t.db.insert(postGroups).values({ postId: post.id, groupId: group._id, userId: post.userId });
       const before = await call<PagedPostsResponse>(a, 'GET', `/api/groups/${group._id}/posts`);
       expect(before.body.posts.map((p) => p._id)).toEqual([post.id]);
       await call(b, 'DELETE', `/api/groups/${group._id}/members/${b.id}`);
@@ -315,7 +315,7 @@ describe('groups', () => {
       const group = await groupWith(a, 'Doomed', [m]);
       await call(b, 'POST', '/api/groups/joinGroup', { submitData: group.code });
       const post = await createPost(t.db, m.id);
-      await t.db.insert(postGroups).values({ postId: post.id, groupId: group._id });
+      await t.db.insert(postGroups).values({ postId: post.id, groupId: group._id, userId: post.userId });
 
       expect((await call(m, 'DELETE', `/api/groups/${group._id}`)).status).toBe(403);
       expect((await call(b, 'DELETE', `/api/groups/${group._id}`)).status).toBe(404);
@@ -490,7 +490,7 @@ describe('groups', () => {
       expect(await t.db.select().from(postGroups).where(eq(postGroups.groupId, foreign._id))).toEqual([]);
     });
 
-    it('members see exact locations in the group feed and map even with the public switch off', async () => {
+    it('members see exact locations of shared posts whose location is on; a switched-off one shows none', async () => {
       const a = await createUser(t.db);
       const b = await createUser(t.db);
       const group = await groupWith(a, 'Exact', [b]);
@@ -507,18 +507,15 @@ describe('groups', () => {
       const noGps = await createPost(t.db, b.id);
       const notShared = await createPost(t.db, b.id, { latitude: 1, longitude: 1, showLocation: true });
       for (const p of [hidden, shown, noGps]) {
-        await t.db.insert(postGroups).values({ postId: p.id, groupId: group._id });
+        await t.db.insert(postGroups).values({ postId: p.id, groupId: group._id, userId: p.userId });
       }
 
       const feed = await call<PagedPostsResponse>(a, 'GET', `/api/groups/${group._id}/posts`);
       expect(feed.status).toBe(200);
       const byId = new Map(feed.body.posts.map((p) => [p._id, p]));
       expect([...byId.keys()].sort()).toEqual([hidden.id, shown.id, noGps.id].sort());
-      expect(byId.get(hidden.id)).toMatchObject({
-        latitude: 48.858_37,
-        longitude: 2.294_48,
-        locationPrecision: 'exact',
-      });
+      // Switched off: no location for anyone but its owner, group members included (issue 23).
+      expect(byId.get(hidden.id)).toMatchObject({ latitude: null, longitude: null, locationPrecision: null });
       expect(byId.get(shown.id)).toMatchObject({
         latitude: 41.402_94,
         longitude: 2.174_38,
@@ -528,12 +525,16 @@ describe('groups', () => {
       expect(byId.has(notShared.id)).toBe(false);
 
       const map = await call<GroupMapResponse>(a, 'GET', `/api/groups/${group._id}/map`);
-      expect(map.body.posts.map((p) => [p._id, p.latitude, p.longitude]).sort()).toEqual(
-        [
-          [hidden.id, 48.858_37, 2.294_48],
-          [shown.id, 41.402_94, 2.174_38],
-        ].sort(),
-      );
+      expect(map.body.posts.map((p) => [p._id, p.latitude, p.longitude])).toEqual([
+        [shown.id, 41.402_94, 2.174_38],
+      ]);
+      // The owner of the switched-off post still sees it, exactly, in the group's feed.
+      const own = await call<PagedPostsResponse>(b, 'GET', `/api/groups/${group._id}/posts`);
+      expect(own.body.posts.find((p) => p._id === hidden.id)).toMatchObject({
+        latitude: 48.858_37,
+        longitude: 2.294_48,
+        locationPrecision: 'exact',
+      });
     });
 
     it('pages the group feed with cursors, newest first, without repeats', async () => {
@@ -542,7 +543,7 @@ describe('groups', () => {
       const ids: string[] = [];
       for (let i = 0; i < 25; i += 1) {
         const p = await createPost(t.db, a.id, { createdAt: new Date(Date.UTC(2024, 0, 1, 0, i)) });
-        await t.db.insert(postGroups).values({ postId: p.id, groupId: group._id });
+        await t.db.insert(postGroups).values({ postId: p.id, groupId: group._id, userId: p.userId });
         ids.push(p.id);
       }
       const first = await call<PagedPostsResponse>(a, 'GET', `/api/groups/${group._id}/posts`);

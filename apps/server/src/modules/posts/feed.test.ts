@@ -19,7 +19,8 @@ import {
   postGroups,
 } from '../../db/schema/index.ts';
 import type { PostRow } from '../../db/schema/index.ts';
-import { approximateLocation, listPosts, LOCATION_GRID_DEGREES } from './post-view.ts';
+import { approximateLocation, LOCATION_GRID_DEGREES } from '../location/location-grid.ts';
+import { listPosts } from './post-view.ts';
 import { visiblePostsQuery } from './posts.repository.ts';
 
 const PAGE = 5;
@@ -339,7 +340,7 @@ describe('location precision', () => {
     expect([noCoords.latitude, noCoords.longitude, noCoords.locationPrecision]).toEqual([null, null, null]);
   });
 
-  it('group listings give members exact coordinates of shared posts; non-members get nothing', async () => {
+  it('members see shared posts exactly wherever they meet them; switched off, nobody but the owner', async () => {
     const owner = await createUser(t.db);
     const member = await createUser(t.db);
     const outsider = await createUser(t.db);
@@ -351,8 +352,12 @@ describe('location precision', () => {
       { groupId: group!.id, userId: owner.id, role: 'owner' },
       { groupId: group!.id, userId: member.id, role: 'member' },
     ]);
-    const shared = await post(owner.id, { ...exact, showLocation: false });
-    await t.db.insert(postGroups).values({ postId: shared.id, groupId: group!.id });
+    const shared = await post(owner.id, { ...exact, showLocation: true });
+    const switchedOff = await post(owner.id, { ...exact, showLocation: false });
+    await t.db.insert(postGroups).values([
+      { postId: shared.id, groupId: group!.id, userId: owner.id },
+      { postId: switchedOff.id, groupId: group!.id, userId: owner.id },
+    ]);
     const opts = { page: 1, pageSize: 10, publicBase: undefined };
     const asMember = await listPosts(
       t.db,
@@ -361,7 +366,21 @@ describe('location precision', () => {
       opts,
     );
     expect(asMember.posts.map((p) => [p._id, p.latitude, p.longitude, p.locationPrecision])).toEqual([
+      [switchedOff.id, null, null, null],
       [shared.id, exact.latitude, exact.longitude, 'exact'],
+    ]);
+    // The demo account, even as a member (as the seed makes it), is a stranger for locations.
+    await t.db.insert(groupMembers).values({ groupId: group!.id, userId: DEMO_USER_ID, role: 'member' });
+    const asDemo = await listPosts(
+      t.db,
+      { userId: DEMO_USER_ID, isDemo: true },
+      { groupId: group!.id },
+      opts,
+    );
+    const cell = approximateLocation(exact.latitude, exact.longitude);
+    expect(asDemo.posts.map((p) => [p._id, p.latitude, p.longitude, p.locationPrecision])).toEqual([
+      [switchedOff.id, null, null, null],
+      [shared.id, cell.latitude, cell.longitude, 'approximate'],
     ]);
     const asOutsider = await listPosts(
       t.db,
@@ -370,9 +389,15 @@ describe('location precision', () => {
       opts,
     );
     expect(asOutsider.posts).toEqual([]);
-    // Outside the group listing the member is a stranger: switch off means no coordinates.
+    // The feed shows the member the same exact spot as the group does, and the switched-off post no spot.
     const inFeed = (await seen(shared.id, await authHeader(t.app, member.id), owner.id))!;
-    expect(inFeed.latitude).toBeNull();
+    expect([inFeed.latitude, inFeed.longitude, inFeed.locationPrecision]).toEqual([
+      exact.latitude,
+      exact.longitude,
+      'exact',
+    ]);
+    const offInFeed = (await seen(switchedOff.id, await authHeader(t.app, member.id), owner.id))!;
+    expect([offInFeed.latitude, offInFeed.longitude]).toEqual([null, null]);
     // Only the owner learns which groups it is shared with.
     const mine = (await seen(shared.id, await authHeader(t.app, owner.id), owner.id))!;
     expect(mine.groupIds).toEqual([group!.id]);

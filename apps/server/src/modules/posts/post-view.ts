@@ -4,60 +4,13 @@ import { badRequest } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
+import { locationFor } from '../location/location-rule.ts';
 import {
   selectVisiblePosts,
   type FeedCursor,
   type PostFilter,
   type PostViewRow,
 } from './posts.repository.ts';
-
-// ---------------------------------------------------------------------------------------------------
-// Location precision (groups-and-privacy issue, point 6)
-//
-// Anyone but the owner sees the centre of a fixed grid cell of about 500 m. Rows are 0.0045 degrees of
-// latitude (~500 m everywhere); within a row, cells are 0.0045 / cos(row-centre latitude) degrees of
-// longitude wide, so they stay ~500 m wide away from the equator. The grid is fixed (not centred on the
-// post, not randomised per request), so repeated requests or many posts from one home reveal nothing
-// beyond the cell: every point of a cell maps to the same centre.
-// ---------------------------------------------------------------------------------------------------
-
-export const LOCATION_GRID_DEGREES = 0.0045;
-
-const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
-
-export function approximateLocation(
-  latitude: number,
-  longitude: number,
-): { latitude: number; longitude: number } {
-  const step = LOCATION_GRID_DEGREES;
-  const row = Math.floor(latitude / step);
-  const centreLatitude = Math.min(90, Math.max(-90, (row + 0.5) * step));
-  // Near the poles the cells would get absurdly wide; cap them at 1 degree of longitude.
-  const lonStep = Math.min(1, step / Math.max(Math.cos((centreLatitude * Math.PI) / 180), 1e-6));
-  const column = Math.floor(longitude / lonStep);
-  const centreLongitude = Math.min(180, Math.max(-180, (column + 0.5) * lonStep));
-  return { latitude: round6(centreLatitude), longitude: round6(centreLongitude) };
-}
-
-type LocationView = Pick<Post, 'latitude' | 'longitude' | 'locationPrecision'>;
-
-/**
- * What a viewer may know of a post's position:
- * - the owner: exact coordinates, even with the switch off (the profile toggle needs them);
- * - group members in their group's listing (row.groupAccess): exact, even with the switch off, as the
- *   Groups screen's notice says;
- * - everyone else: nothing unless showLocation is on; then exact if the owner chose exact public
- *   locations in settings, else the grid-cell centre.
- */
-export function locationFor(viewer: AuthContext, row: PostViewRow): LocationView {
-  const none = { latitude: null, longitude: null, locationPrecision: null } as const;
-  if (row.latitude === null || row.longitude === null) return none;
-  const exact = { latitude: row.latitude, longitude: row.longitude, locationPrecision: 'exact' } as const;
-  if (row.userId === viewer.userId || row.groupAccess) return exact;
-  if (!row.showLocation) return none;
-  if (row.exactPublicLocation) return exact;
-  return { ...approximateLocation(row.latitude, row.longitude), locationPrecision: 'approximate' };
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Serialisation to the contracts' Post

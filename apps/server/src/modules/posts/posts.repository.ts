@@ -1,9 +1,10 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase } from '../../db/prepared.ts';
 import { splitIds } from '../../db/raw-results.ts';
 import { blocks, groupMembers, hiddenPosts, postGroups, posts, users } from '../../db/schema/index.ts';
+import { sharedWithMember } from '../social/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
 export interface PostFilter {
@@ -14,10 +15,7 @@ export interface PostFilter {
    * in the same query), so a listing by group is safe to call with any id.
    */
   groupId?: string;
-  /**
-   * Only posts with coordinates the viewer may see on a map: shown ones (show_location on), or in a
-   * group listing every shared post with coordinates.
-   */
+  /** Only posts on a map: coordinates and the location switched on (in a group's listing too). */
   located?: boolean;
   /** Only these posts (single-post lookups). */
   postIds?: readonly string[];
@@ -59,8 +57,8 @@ export interface PostViewRow {
   commentCount: number;
   /** Groups the post is shared with; only filled for the post's owner. */
   groupIds: string[] | null;
-  /** The viewer belongs to a group the post is shared with, and the listing is that group's. */
-  groupAccess: boolean;
+  /** The viewer belongs to a group the post is shared with (location-rule.ts: they may see it exactly). */
+  sharedWithViewer: boolean;
 }
 
 /**
@@ -191,11 +189,10 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
       sql`exists (select 1 from group_members gm where gm.group_id = ${group} and gm.user_id = ${viewer})`,
     );
   }
+  // A switched-off location is on no map, the group's included (location-rule.ts).
   if (filter.located) {
     conditions.push(
-      filter.groupId
-        ? sql`${posts.latitude} is not null and ${posts.longitude} is not null`
-        : sql`${posts.showLocation} and ${posts.latitude} is not null and ${posts.longitude} is not null`,
+      sql`${posts.showLocation} and ${posts.latitude} is not null and ${posts.longitude} is not null`,
     );
   }
   if (paging.cursor) {
@@ -223,7 +220,6 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
   else if (usesOffset(paging)) pageQuery = pageQuery.offset(bind('offset') as number);
   const page = pageQuery.as('page');
 
-  const groupAccess = filter.groupId ? sql<boolean>`true` : sql<boolean>`false`;
   return (
     (deepFeed ? db.with(...deepFeed.ctes) : db)
       .select({
@@ -251,7 +247,7 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
         groupIds: sql<string | null>`case when ${posts.userId} = ${viewer} then
         (select coalesce(string_agg(pg.group_id::text, ',' order by pg.shared_at, pg.group_id), '')
           from post_groups pg where pg.post_id = ${posts.id}) end`,
-        groupAccess: groupAccess.mapWith(Boolean),
+        sharedWithViewer: sql<boolean>`${sharedWithMember(viewer, posts.id)}`.mapWith(Boolean),
       })
       .from(page)
       .innerJoin(posts, eq(posts.id, page.id))
@@ -333,20 +329,20 @@ export async function insertPost(db: Executor, values: NewPost): Promise<{ id: s
   return row;
 }
 
-/** Of the given groups, those the user belongs to (any role). */
-export async function memberGroupIds(db: Executor, userId: string, groupIds: readonly string[]) {
-  if (groupIds.length === 0) return [];
-  const rows = await db
-    .select({ groupId: groupMembers.groupId })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, [...groupIds])));
-  return rows.map((r) => r.groupId);
-}
-
-export async function insertPostGroups(db: Executor, postId: string, groupIds: readonly string[]) {
+/**
+ * Shares a new post with those of the given groups its author belongs to; others are left out. The
+ * membership is read and referenced in the same statement (post_groups_membership_fk): a removal
+ * committed meanwhile makes it fail with that constraint rather than leave a share behind.
+ */
+export async function shareWithMemberGroups(
+  db: Executor,
+  postId: string,
+  userId: string,
+  groupIds: readonly string[],
+): Promise<void> {
   if (groupIds.length === 0) return;
-  await db
-    .insert(postGroups)
-    .values(groupIds.map((groupId) => ({ postId, groupId })))
-    .onConflictDoNothing();
+  await db.execute(sql`insert into ${postGroups} (post_id, group_id, user_id)
+    select ${postId}, gm.group_id, gm.user_id from ${groupMembers} gm
+    where gm.user_id = ${userId} and gm.group_id = any(${sql.param([...groupIds])}::uuid[])
+    on conflict do nothing`);
 }

@@ -13,7 +13,8 @@ import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { getPostView } from './post-view.ts';
-import { insertPost, insertPostGroups, memberGroupIds } from './posts.repository.ts';
+import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
+import { insertPost, shareWithMemberGroups, type NewPost } from './posts.repository.ts';
 
 export const POST_CREATED_MESSAGE = 'Post created';
 export const FILE_REQUIRED_MESSAGE = 'Please add a photo';
@@ -109,25 +110,34 @@ export async function createPost(
   });
   const coordinates = await resolveCoordinates(fields, file);
 
+  const values: NewPost = {
+    userId: viewer.userId,
+    caption: fields.comment ?? '',
+    catName: fields.catName ? fields.catName : null,
+    latitude: coordinates?.latitude ?? null,
+    longitude: coordinates?.longitude ?? null,
+    // Location counts only with both coordinates (spec section 4).
+    showLocation: coordinates !== null && parseBoolean(fields.showLocation),
+    mediaKey: stored.prefix,
+    width: stored.width,
+    height: stored.height,
+    placeholder: stored.placeholder,
+    exifData: parseExifData(fields.exifData),
+  };
+  const insert = () =>
+    deps.db.transaction(async (tx) => {
+      const row = await insertPost(tx, values);
+      await shareWithMemberGroups(tx, row.id, viewer.userId, requestedGroups);
+      return row.id;
+    });
+
   let postId: string;
   try {
-    postId = await deps.db.transaction(async (tx) => {
-      const row = await insertPost(tx, {
-        userId: viewer.userId,
-        caption: fields.comment ?? '',
-        catName: fields.catName ? fields.catName : null,
-        latitude: coordinates?.latitude ?? null,
-        longitude: coordinates?.longitude ?? null,
-        // Location counts only with both coordinates (spec section 4).
-        showLocation: coordinates !== null && parseBoolean(fields.showLocation),
-        mediaKey: stored.prefix,
-        width: stored.width,
-        height: stored.height,
-        placeholder: stored.placeholder,
-        exifData: parseExifData(fields.exifData),
-      });
-      await insertPostGroups(tx, row.id, await memberGroupIds(tx, viewer.userId, requestedGroups));
-      return row.id;
+    // A removal from one of the groups that commits while the share is written fails the share's
+    // foreign key; once more, the removed group is simply left out, as for any group one is not in.
+    postId = await insert().catch((err: unknown) => {
+      if (violatesConstraint(err, SHARE_NEEDS_MEMBERSHIP)) return insert();
+      throw err;
     });
   } catch (err) {
     const referenced = await isMediaPrefixReferenced(deps.db, stored.prefix).catch(() => true);

@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import { blocks, hiddenPosts, posts } from '../../db/schema/index.ts';
+import { blocks, groupMembers, hiddenPosts, postGroups, posts } from '../../db/schema/index.ts';
 
 /**
  * Who may see whom (issue 5 point 3): a block works both ways, so neither the blocker nor the blocked
@@ -13,4 +13,14 @@ export function notBlockedWith(viewerId: string | Placeholder, userColumn: AnyCo
 /** A post the viewer neither hid nor shares a block with its author; own posts always qualify. */
 export function postVisibleTo(viewerId: string | Placeholder): SQL {
   return sql`(${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}))`;
+}
+
+/**
+ * The viewer belongs to a group the post is shared with, so they may see its exact spot when its
+ * location is on (location-rule.ts). Two primary-key lookups: post_groups by post, group_members by
+ * (group, user).
+ */
+export function sharedWithMember(viewerId: unknown, postIdColumn: AnyColumn | SQL): SQL {
+  return sql`exists (select 1 from ${postGroups} spg join ${groupMembers} sgm on sgm.group_id = spg.group_id
+    where spg.post_id = ${postIdColumn} and sgm.user_id = ${viewerId})`;
 }

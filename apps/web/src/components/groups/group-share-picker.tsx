@@ -5,7 +5,7 @@ import { useMyGroups } from './api/get-my-groups.ts';
 import './group-share-picker.css';
 
 export const GROUP_SHARE_NOTICE =
-  'Every member of the groups you tick can see this picture and its exact location, even when the location is hidden from the public map.';
+  'Every member of the groups you tick can see this picture, and its exact location while the location is on. A picture whose location you switch off shows no location, not even to your groups.';
 
 export interface GroupSharePickerProps {
   /** Ids of the ticked groups. */

@@ -43,7 +43,7 @@ export function LocationPrivacy({ exact, disabled, onDemoRefused }: Props) {
           </p>
           <p className="settings-card__description">
             You always see your own pictures&apos; exact spot, and so do the members of groups you share a
-            picture with. Pictures whose location you hide are never shown on the map.
+            picture with. Pictures whose location you hide show no location to anyone else, on no map.
           </p>
           <FormStatusMessage status={status} />
         </>

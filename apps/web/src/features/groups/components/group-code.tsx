@@ -17,7 +17,13 @@ async function copyText(text: string): Promise<boolean> {
 }
 
 /** The join code; the owner can copy it and replace it with a new one. */
-export function GroupCode({ group, onResult }: { group: GroupDetail; onResult: (message: string) => void }) {
+export function GroupCode({
+  group,
+  onResult,
+}: {
+  group: GroupDetail & { code: string };
+  onResult: (message: string) => void;
+}) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const regenerate = useRegenerateCode(group._id);

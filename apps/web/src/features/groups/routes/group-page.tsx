@@ -55,7 +55,14 @@ export default function GroupPage() {
           <h1 className="groups-detail__title">{data.groupName}</h1>
           <RoleTag role={data.role} />
         </div>
-        <GroupCode group={data} onResult={setResult} />
+        {data.code !== undefined ? (
+          <GroupCode group={{ ...data, code: data.code }} onResult={setResult} />
+        ) : (
+          <p className="groups-detail__visitor-note">
+            You are looking around as the demo user: the join code is not shown, and locations are as precise
+            as for anyone outside the group (about 500 m).
+          </p>
+        )}
       </header>
 
       <div className="groups-detail__layout">
