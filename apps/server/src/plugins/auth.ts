@@ -16,7 +16,7 @@ export interface AuthContext {
 
 export interface AccessTokens {
   sign(userId: string): Promise<string>;
-  /** The user id, or null for an invalid or expired token. */
+  /** The user id in canonical (lower-case) form, or null for an invalid or expired token. */
   verify(token: string): Promise<string | null>;
 }
 
@@ -57,14 +57,20 @@ export function createAccessTokens(secret: string, ttlSeconds = ACCESS_TOKEN_TTL
       const cached = verified.get(token);
       if (cached !== undefined) return cached;
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string') return null;
+        // A token without exp would be an account forever (issue 23): jose only checks exp when present.
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          algorithms: ['HS256'],
+          requiredClaims: ['exp', 'sub'],
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+        // PostgreSQL reads a uuid in any case, so an upper-case sub finds the same row; every comparison
+        // in the app (demo, ownership) is on the lower-case form the database returns.
+        const userId = payload.sub.toLowerCase();
         // jwtVerify refused an expired token, so exp lies ahead; the entry goes when the token does.
-        if (typeof payload.exp === 'number') {
-          const msLeft = payload.exp * 1000 - Date.now();
-          if (msLeft > 0) verified.set(token, payload.sub, { ttl: msLeft });
-        }
-        return payload.sub;
+        const msLeft = payload.exp * 1000 - Date.now();
+        if (msLeft > 0) verified.set(token, userId, { ttl: msLeft });
+        return userId;
       } catch {
         return null;
       }

@@ -3,9 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, LightMyRequestResponse } from 'fastify';
+import { SignJWT } from 'jose';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTH_MESSAGES,
+  DEMO_DISABLED_MESSAGE,
   DEMO_EMAIL,
   DEMO_PASSWORD,
   DEMO_USER_ID,
@@ -429,6 +431,45 @@ describe('accounts and sessions API', () => {
       await expect(requireAuth.call(t.app, bearerRequest(token), {} as FastifyReply)).rejects.toMatchObject({
         statusCode: 403,
       });
+    });
+
+    /** A token signed with the app's own key, with exactly the claims given (jose fills in nothing). */
+    const signedByApp = (claims: { sub?: string; exp?: number }) => {
+      const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('neighbourhood-cats');
+      jwt.setIssuedAt();
+      if (claims.sub !== undefined) jwt.setSubject(claims.sub);
+      if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+      return jwt.sign(new TextEncoder().encode(t.jwtSecret));
+    };
+
+    it('answer 403 for a token of the right key without an expiry', async () => {
+      const user = await createUser(t.db);
+      const inAMinute = Math.floor(Date.now() / 1000) + 60;
+      // The same token with exp is accepted, so the refusal is about the missing claim alone.
+      const withExp = await signedByApp({ sub: user.id, exp: inAMinute });
+      expect((await callProtected({ authorization: `Bearer ${withExp}` })).statusCode).toBe(200);
+      const forever = await signedByApp({ sub: user.id });
+      const res = await callProtected({ authorization: `Bearer ${forever}` });
+      expect(res.statusCode).toBe(403);
+      expect(res.headers['www-authenticate']).toContain('invalid_token');
+    });
+
+    it("treat a sub in another case as the same user: demo's id in upper case is still demo", async () => {
+      const exp = Math.floor(Date.now() / 1000) + 60;
+      const shouting = {
+        authorization: `Bearer ${await signedByApp({ sub: DEMO_USER_ID.toUpperCase(), exp })}`,
+      };
+      const write = await callProtected(shouting);
+      expect(write.statusCode).toBe(403);
+      expect(write.json()).toEqual({ message: DEMO_DISABLED_MESSAGE });
+      const me = await t.app.inject({ method: 'GET', url: '/api/profile/getMyProfile', headers: shouting });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ _id: DEMO_USER_ID, isDemo: true });
+      // And any user's id in upper case is that user, in canonical form.
+      const user = await createUser(t.db);
+      const request = bearerRequest(await signedByApp({ sub: user.id.toUpperCase(), exp }));
+      await requireAuth.call(t.app, request, {} as FastifyReply);
+      expect(request.auth).toEqual({ userId: user.id, isDemo: false });
     });
 
     it('answer 403 for a valid token of a user that does not exist', async () => {
