@@ -275,6 +275,25 @@ describe('account settings and deletion API', () => {
       expect(locked.headers['retry-after']).toBeDefined();
       expect((await login(user.email, user.password)).statusCode).toBe(429);
     });
+
+    it('checks at most 5 of 30 simultaneous guesses of the current password', async () => {
+      const user = await createUser(t.db);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          put('password', user, { currentPassword: `Wrong1234${i}`, newPassword: 'Purring456' }),
+        ),
+      );
+      const statuses = answers.map((res) => res.statusCode);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      const locked = await put('password', user, {
+        currentPassword: user.password,
+        newPassword: 'Purring456',
+      });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ message: AUTH_MESSAGES.tooManyAttempts });
+      expect((await userRow(user.id))!.passwordHash).toBe(user.passwordHash);
+    });
   });
 
   describe('PUT /api/profile/settings/location-privacy', () => {

@@ -46,16 +46,30 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
   /** The demo account's password is public: throttling it would only let anyone lock everyone out. */
   const throttled = (emailLower: string) => emailLower !== DEMO_EMAIL.toLowerCase();
 
-  async function assertNotLocked(emailLower: string, now: Date): Promise<void> {
-    if (!throttled(emailLower)) return;
-    const since = new Date(now.getTime() - LOGIN_THROTTLE.windowMs);
-    const remaining = lockRemainingMs(await repo.recentLoginFailures(db, emailLower, since), now);
-    if (remaining > 0) throw tooManyAttempts(remaining);
+  /**
+   * Takes one attempt from the key's allowance before the password is checked, or refuses with 429
+   * while the key is locked (issue 23). Counting and recording happen under the key's lock, so of 30
+   * simultaneous guesses only the allowance's 5 get to argon2. The attempt is recorded as a failure up
+   * front; a right password removes it again (attemptSucceeded). null: the key is not throttled.
+   */
+  async function beginAttempt(key: repo.ThrottleKey, now: Date): Promise<repo.LoginAttempt | null> {
+    if (!throttled(key.emailLower)) return null;
+    const windowStart = new Date(now.getTime() - LOGIN_THROTTLE.windowMs);
+    type Outcome = { remainingMs: number } | { attempt: repo.LoginAttempt };
+    const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+      await repo.lockThrottleKey(tx, key);
+      const remainingMs = lockRemainingMs(await repo.recentLoginFailures(tx, key, windowStart), now);
+      if (remainingMs > 0) return { remainingMs };
+      return { attempt: await repo.recordLoginFailure(tx, key, now) };
+    });
+    if ('remainingMs' in outcome) throw tooManyAttempts(outcome.remainingMs);
+    // Outside the key's transaction: other keys' rows are not this lock's to hold.
+    await repo.forgetLoginFailuresBefore(db, windowStart);
+    return outcome.attempt;
   }
 
-  async function recordFailure(emailLower: string, now: Date): Promise<void> {
-    if (!throttled(emailLower)) return;
-    await repo.recordLoginFailure(db, emailLower, now, new Date(now.getTime() - LOGIN_THROTTLE.windowMs));
+  async function attemptSucceeded(key: repo.ThrottleKey, attempt: repo.LoginAttempt | null): Promise<void> {
+    if (attempt) await repo.clearLoginFailures(db, key, attempt);
   }
 
   async function startSession(tx: Executor, userId: string, familyId: string, expiresAt: Date) {
@@ -87,18 +101,16 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
       const email = input?.email?.trim();
       const password = input?.password;
       if (!email || !password) throw badRequest(AUTH_MESSAGES.missingCredentials);
-      const emailLower = email.toLowerCase();
       const now = new Date();
-      await assertNotLocked(emailLower, now);
+      const key: repo.ThrottleKey = { emailLower: email.toLowerCase(), deviceId: null };
+      const attempt = await beginAttempt(key, now);
       const user = await repo.findUserByEmail(db, email);
       let valid = false;
       if (user) valid = await verifyPassword(user.passwordHash, password);
       else await verifyPassword(await getDummyHash(), password);
-      if (!user || !valid) {
-        await recordFailure(emailLower, now);
-        throw unauthorized(AUTH_MESSAGES.unauthorized);
-      }
-      await repo.clearLoginFailures(db, emailLower);
+      // A wrong password stays recorded as the failure beginAttempt wrote.
+      if (!user || !valid) throw unauthorized(AUTH_MESSAGES.unauthorized);
+      await attemptSucceeded(key, attempt);
       const refreshExpiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
       const refreshToken = await db.transaction(async (tx) => {
         await repo.deleteExpiredRefreshTokens(tx, user.id, now);
@@ -158,14 +170,12 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
      * for an expired session.
      */
     async confirmPassword(user: UserRow, password: string): Promise<void> {
-      const emailLower = user.email.toLowerCase();
-      const now = new Date();
-      await assertNotLocked(emailLower, now);
+      const key: repo.ThrottleKey = { emailLower: user.email.toLowerCase(), deviceId: null };
+      const attempt = await beginAttempt(key, new Date());
       if (!(await verifyPassword(user.passwordHash, password))) {
-        await recordFailure(emailLower, now);
         throw badRequest(AUTH_MESSAGES.currentPasswordIncorrect);
       }
-      await repo.clearLoginFailures(db, emailLower);
+      await attemptSucceeded(key, attempt);
     },
 
     /** The refresh-token family a cookie belongs to, when it is a live session of this user. */

@@ -536,6 +536,22 @@ describe('accounts and sessions API', () => {
       );
     });
 
+    it('checks at most 5 of 30 simultaneous wrong passwords, and then refuses the right one too', async () => {
+      const user = await createUser(t.db);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => login({ email: user.email, password: 'Wrong12345' })),
+      );
+      // Each 401 is a password actually checked; a 429 is refused before argon2 runs.
+      const statuses = answers.map((res) => res.statusCode);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      for (const res of answers.filter((r) => r.statusCode === 429)) {
+        expect(res.json()).toEqual({ message: AUTH_MESSAGES.tooManyAttempts });
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect((await login({ email: user.email, password: user.password })).statusCode).toBe(429);
+    });
+
     it('is never permanent: failures older than 15 minutes stop counting', async () => {
       const user = await createUser(t.db);
       for (let i = 0; i < 8; i += 1) await login({ email: user.email, password: 'Wrong12345' });
