@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
@@ -20,9 +21,27 @@ export interface AccessTokens {
   verify(token: string): Promise<string | null>;
 }
 
+/** Keys of the session's signatures other than the access token's, one per purpose. */
+export interface SessionKeys {
+  /** Derives a refresh token's successor from the token (auth.service.ts, refresh). */
+  refreshSuccessor: Buffer;
+  /** Signs the device cookie of a browser that logged in (device-cookie.ts). */
+  device: Buffer;
+}
+
+/**
+ * Each key comes from the JWT secret through HKDF with its own label: one secret to keep, and no
+ * signature made for one purpose is valid for another.
+ */
+export function deriveSessionKeys(secret: string): SessionKeys {
+  const derive = (label: string) => Buffer.from(hkdfSync('sha256', secret, '', label, 32));
+  return { refreshSuccessor: derive('cats refresh successor v1'), device: derive('cats device cookie v1') };
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
+    sessionKeys: SessionKeys;
     liveUsers: LiveUsers;
   }
   interface FastifyRequest {
@@ -127,6 +146,7 @@ export const ACCOUNT_DELETED_CHANNEL = 'cats_account_deleted';
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: { secret: string }) => {
   app.decorate('accessTokens', createAccessTokens(opts.secret));
+  app.decorate('sessionKeys', deriveSessionKeys(opts.secret));
   const liveUsers = createLiveUsers((userId) => userExists(app, userId));
   app.decorate('liveUsers', liveUsers);
   app.decorateRequest('auth', null);

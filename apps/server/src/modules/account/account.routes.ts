@@ -29,7 +29,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     db: app.database.db,
     storage: app.storage,
     config,
-    auth: createAuthService({ db: app.database.db, accessTokens: app.accessTokens }),
+    auth: createAuthService({
+      db: app.database.db,
+      accessTokens: app.accessTokens,
+      keys: app.sessionKeys,
+    }),
     liveUsers: app.liveUsers,
     log: app.log,
   });

@@ -202,7 +202,5 @@ export async function forgetLoginFailuresBefore(db: Executor, windowStart: Date)
 export async function clearLoginFailures(db: Executor, key: ThrottleKey, upTo: LoginAttempt): Promise<void> {
   await db
     .delete(loginFailures)
-    .where(
-      and(ofKey(key), or(lt(loginFailures.failedAt, upTo.failedAt), eq(loginFailures.id, upTo.id))),
-    );
+    .where(and(ofKey(key), or(lt(loginFailures.failedAt, upTo.failedAt), eq(loginFailures.id, upTo.id))));
 }

@@ -16,7 +16,11 @@ import { perMinute, rateLimitPluginOptions } from './rate-limit.ts';
 /** Sign-up, login, token refresh and logout (spec section 7); the only routes without a bearer token. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
-  const auth = createAuthService({ db: app.database.db, accessTokens: app.accessTokens });
+  const auth = createAuthService({
+    db: app.database.db,
+    accessTokens: app.accessTokens,
+    keys: app.sessionKeys,
+  });
   // Registered before the routes: it attaches its hook to each route as the route is added.
   await app.register(rateLimit, rateLimitPluginOptions(config));
 

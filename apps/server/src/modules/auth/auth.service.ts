@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import {
   AUTH_MESSAGES,
   DEMO_EMAIL,
@@ -10,7 +10,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../lib/http-errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import type { AccessTokens } from '../../plugins/auth.ts';
+import type { AccessTokens, SessionKeys } from '../../plugins/auth.ts';
 import * as repo from './auth.repository.ts';
 import { LOGIN_THROTTLE, lockRemainingMs } from './login-throttle.ts';
 
@@ -20,6 +20,7 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
 export interface AuthDeps {
   db: Database;
   accessTokens: AccessTokens;
+  keys: SessionKeys;
 }
 
 /** A signed-in session: the access token for the body, the refresh token for the cookie. */
@@ -41,7 +42,7 @@ const tooManyAttempts = (remainingMs: number) =>
     'retry-after': String(Math.max(1, Math.ceil(remainingMs / 1000))),
   });
 
-export function createAuthService({ db, accessTokens }: AuthDeps) {
+export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
   void getDummyHash();
   /** The demo account's password is public: throttling it would only let anyone lock everyone out. */
   const throttled = (emailLower: string) => emailLower !== DEMO_EMAIL.toLowerCase();
@@ -72,8 +73,21 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
     if (attempt) await repo.clearLoginFailures(db, key, attempt);
   }
 
-  async function startSession(tx: Executor, userId: string, familyId: string, expiresAt: Date) {
-    const refreshToken = newRefreshToken();
+  /**
+   * The token that replaces a rotated one is derived from it with a server key: a refresh repeated
+   * within the grace window derives the same successor and gets that session back, so a family never
+   * has more than one live token (issue 23). Without the key nobody can derive it.
+   */
+  const successorOf = (token: string) =>
+    createHmac('sha256', keys.refreshSuccessor).update(token).digest('base64url');
+
+  async function startSession(
+    tx: Executor,
+    userId: string,
+    familyId: string,
+    expiresAt: Date,
+    refreshToken = newRefreshToken(),
+  ) {
     await repo.insertRefreshToken(tx, {
       userId,
       familyId,
@@ -136,20 +150,24 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
       const now = new Date();
       // The revocation must commit, so the transaction returns the outcome and the error is thrown after.
       const outcome = await db.transaction(async (tx) => {
+        const successor = successorOf(token);
         const used = await repo.markRotated(tx, tokenHash, now);
         if (!used) {
           const known = await repo.findRefreshToken(tx, tokenHash);
           if (!known?.rotatedAt || known.revokedAt || known.expiresAt <= now) return null;
           // Two tabs restoring the same remembered session race with one cookie: a token rotated a
-          // moment ago is a concurrent refresh, not a theft, and gets a sibling in the same family.
+          // moment ago is a concurrent refresh, not a theft, and gets the successor the first one got.
+          // (On PostgreSQL markRotated waited for the first refresh to commit, so its row is there.)
           if (now.getTime() - known.rotatedAt.getTime() <= REFRESH_REUSE_GRACE_MS) {
-            const refreshToken = await startSession(tx, known.userId, known.familyId, known.expiresAt);
-            return { userId: known.userId, refreshToken, refreshExpiresAt: known.expiresAt };
+            const next = await repo.findRefreshToken(tx, hashRefreshToken(successor));
+            // Missing only for a token rotated before successors were derived: that tab signs in again.
+            if (!next || next.revokedAt) return null;
+            return { userId: known.userId, refreshToken: successor, refreshExpiresAt: known.expiresAt };
           }
           await repo.revokeFamily(tx, known.familyId, now);
           return null;
         }
-        const refreshToken = await startSession(tx, used.userId, used.familyId, used.expiresAt);
+        const refreshToken = await startSession(tx, used.userId, used.familyId, used.expiresAt, successor);
         return { userId: used.userId, refreshToken, refreshExpiresAt: used.expiresAt };
       });
       if (!outcome) throw forbidden(AUTH_MESSAGES.forbidden);

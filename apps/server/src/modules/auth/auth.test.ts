@@ -312,10 +312,49 @@ describe('accounts and sessions API', () => {
       expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
       const nextA = refreshCookie(a)!.value;
       const nextB = refreshCookie(b)!.value;
-      expect(nextA).not.toBe(nextB);
+      // One session, not two siblings.
+      expect(nextA).toBe(nextB);
       // Both tabs keep working.
       expect((await refresh(nextA)).statusCode).toBe(200);
       expect((await refresh(nextB)).statusCode).toBe(200);
+    });
+
+    it('returns the same successor for a rotated token presented again within the grace window', async () => {
+      const user = await createUser(t.db);
+      const session = await loggedIn(user.email);
+      const first = await refresh(session.cookie);
+      expect(first.statusCode).toBe(200);
+      const successor = refreshCookie(first)!.value;
+      const concurrent = await Promise.all(Array.from({ length: 5 }, () => refresh(session.cookie)));
+      const sequential: LightMyRequestResponse[] = [];
+      for (let i = 0; i < 5; i += 1) sequential.push(await refresh(session.cookie));
+      for (const res of [...concurrent, ...sequential]) {
+        expect(res.statusCode).toBe(200);
+        expect(res.json<{ userId: string }>().userId).toBe(user.id);
+        expect(refreshCookie(res)!.value).toBe(successor);
+      }
+      const [{ familyId } = { familyId: '' }] = await t.db
+        .select({ familyId: refreshTokens.familyId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(session.cookie)));
+      const liveInFamily = () =>
+        t.db.$count(
+          refreshTokens,
+          and(
+            eq(refreshTokens.familyId, familyId),
+            sql`${refreshTokens.rotatedAt} is null and ${refreshTokens.revokedAt} is null`,
+          ),
+        );
+      expect(await liveInFamily()).toBe(1);
+
+      // Past the window the same presentation is reuse: the family, successor included, is revoked.
+      await t.db
+        .update(refreshTokens)
+        .set({ rotatedAt: new Date(Date.now() - REFRESH_REUSE_GRACE_MS - 1000) })
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(session.cookie)));
+      expect((await refresh(session.cookie)).statusCode).toBe(403);
+      expect((await refresh(successor)).statusCode).toBe(403);
+      expect(await liveInFamily()).toBe(0);
     });
 
     it('answers 403 once the family has passed its absolute expiry', async () => {
