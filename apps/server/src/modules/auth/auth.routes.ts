@@ -10,6 +10,7 @@ import {
   tokenResponseSchema,
 } from '@cats/contracts';
 import { createAuthService } from './auth.service.ts';
+import { readDeviceCookie, setDeviceCookie } from './device-cookie.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import { perMinute, rateLimitPluginOptions } from './rate-limit.ts';
 
@@ -52,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE) },
       schema: {
         tags: ['auth'],
-        summary: 'Log in; the refresh token is set as an httpOnly cookie',
+        summary: 'Log in; the refresh token and a device cookie for this browser are set as httpOnly cookies',
         // Presence is checked by the service so that a missing field gets the spec's message.
         body: loginRequestSchema.optional(),
         response: {
@@ -64,8 +65,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const session = await auth.login(request.body);
+      const session = await auth.login(request.body, readDeviceCookie(request, config));
       setRefreshCookie(reply, config, session.refreshToken, session.refreshExpiresAt);
+      if (session.device) setDeviceCookie(reply, config, session.device.cookie, session.device.expiresAt);
       return { accessToken: session.accessToken, userId: session.userId };
     },
   );

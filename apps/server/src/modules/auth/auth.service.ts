@@ -12,6 +12,7 @@ import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { AccessTokens, SessionKeys } from '../../plugins/auth.ts';
 import * as repo from './auth.repository.ts';
+import { DEVICE_COOKIE_TTL_SECONDS, readDevice, signDevice, type Device } from './device-cookie.ts';
 import { LOGIN_THROTTLE, lockRemainingMs } from './login-throttle.ts';
 
 /** How long a just-rotated refresh token still counts as a concurrent refresh rather than reuse. */
@@ -27,6 +28,16 @@ export interface AuthDeps {
 export interface Session extends TokenResponse {
   refreshToken: string;
   refreshExpiresAt: Date;
+}
+
+/** The device cookie to set after a login; null for the demo account. */
+export interface IssuedDevice {
+  cookie: string;
+  expiresAt: Date;
+}
+
+export interface LoginSession extends Session {
+  device: IssuedDevice | null;
 }
 
 /** Refresh tokens are opaque random strings; only their SHA-256 is stored, so a database leak is no login. */
@@ -69,6 +80,22 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
     return outcome.attempt;
   }
 
+  const throttleKey = (email: string, device: Device | null): repo.ThrottleKey => ({
+    emailLower: email.toLowerCase(),
+    deviceId: device?.deviceId ?? null,
+  });
+
+  /**
+   * A right password's browser is remembered for its account, with a year from now. The demo account
+   * is never locked, so its cookie would only replace the one of the visitor's own account.
+   */
+  function issueDevice(user: UserRow, deviceId: string, now: Date): IssuedDevice | null {
+    if (!throttled(user.email.toLowerCase())) return null;
+    const expiresAt = new Date(now.getTime() + DEVICE_COOKIE_TTL_SECONDS * 1000);
+    return { cookie: signDevice(keys.device, { userId: user.id, deviceId }, expiresAt), expiresAt };
+  }
+
+  /** A right password clears its key's failures: a device's success leaves the account's lock alone. */
   async function attemptSucceeded(key: repo.ThrottleKey, attempt: repo.LoginAttempt | null): Promise<void> {
     if (attempt) await repo.clearLoginFailures(db, key, attempt);
   }
@@ -110,15 +137,24 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
       }
     },
 
-    /** Spec section 8: 400 when a field is missing, 401 for any wrong credentials, 429 while locked. */
-    async login(input: { email?: string | undefined; password?: string | undefined } | undefined) {
+    /**
+     * Spec section 8: 400 when a field is missing, 401 for any wrong credentials, 429 while locked.
+     * `deviceCookie`: the browser's device cookie, if any; one of this account's puts the attempt on
+     * that device's own count instead of the account's (device-cookie.ts).
+     */
+    async login(
+      input: { email?: string | undefined; password?: string | undefined } | undefined,
+      deviceCookie?: string,
+    ): Promise<LoginSession> {
       const email = input?.email?.trim();
       const password = input?.password;
       if (!email || !password) throw badRequest(AUTH_MESSAGES.missingCredentials);
       const now = new Date();
-      const key: repo.ThrottleKey = { emailLower: email.toLowerCase(), deviceId: null };
-      const attempt = await beginAttempt(key, now);
+      // Looked up before the throttle: only a known account can have a device of its own.
       const user = await repo.findUserByEmail(db, email);
+      const device = user ? readDevice(keys.device, deviceCookie, user.id, now) : null;
+      const key = throttleKey(email, device);
+      const attempt = await beginAttempt(key, now);
       let valid = false;
       if (user) valid = await verifyPassword(user.passwordHash, password);
       else await verifyPassword(await getDummyHash(), password);
@@ -130,13 +166,13 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
         await repo.deleteExpiredRefreshTokens(tx, user.id, now);
         return startSession(tx, user.id, randomUUID(), refreshExpiresAt);
       });
-      const session: Session = {
+      return {
         accessToken: await accessTokens.sign(user.id),
         userId: user.id,
         refreshToken,
         refreshExpiresAt,
+        device: issueDevice(user, device?.deviceId ?? randomUUID(), now),
       };
-      return session;
     },
 
     /**
@@ -185,11 +221,14 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
      * Confirms a signed-in user's current password before a settings change. Wrong guesses count
      * against the same per-account throttle as logins, so a stolen access token cannot be used to
      * guess the password either. Wrong password is 400, not 401/403, which the web client would take
-     * for an expired session.
+     * for an expired session. A device cookie of the account counts apart here too, as at login: a
+     * thief with an access token alone is held by the account's lock, while the owner, whom an attacker
+     * keeps locked out, can still change the password from a known browser, which matters most then.
      */
-    async confirmPassword(user: UserRow, password: string): Promise<void> {
-      const key: repo.ThrottleKey = { emailLower: user.email.toLowerCase(), deviceId: null };
-      const attempt = await beginAttempt(key, new Date());
+    async confirmPassword(user: UserRow, password: string, deviceCookie?: string): Promise<void> {
+      const now = new Date();
+      const key = throttleKey(user.email, readDevice(keys.device, deviceCookie, user.id, now));
+      const attempt = await beginAttempt(key, now);
       if (!(await verifyPassword(user.passwordHash, password))) {
         throw badRequest(AUTH_MESSAGES.currentPasswordIncorrect);
       }

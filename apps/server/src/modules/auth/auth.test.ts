@@ -617,6 +617,96 @@ describe('accounts and sessions API', () => {
       expect((await login({ email: DEMO_EMAIL, password: DEMO_PASSWORD })).statusCode).toBe(200);
     });
 
+    describe('known browsers (device cookie)', () => {
+      const loginFrom = (payload: { email: string; password: string }, device?: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload,
+          ...(device ? { cookies: { device } } : {}),
+        });
+      async function knownBrowser(user: { email: string; password: string }) {
+        const res = await loginFrom(user);
+        expect(res.statusCode).toBe(200);
+        return refreshCookie(res, 'device')!.value;
+      }
+      const lockOut = async (email: string) => {
+        for (let i = 0; i < 5; i += 1)
+          expect((await loginFrom({ email, password: 'Wrong12345' })).statusCode).toBe(401);
+      };
+
+      it('is set at login: httpOnly, SameSite=Strict, for a year', async () => {
+        const user = await createUser(t.db);
+        const res = await loginFrom(user);
+        const cookie = refreshCookie(res, 'device')!;
+        expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+        expect(cookie.maxAge).toBeGreaterThan(364 * 24 * 3600);
+        expect(cookie.maxAge).toBeLessThanOrEqual(365 * 24 * 3600);
+      });
+
+      it("lets the owner's known browser through a lock an attacker caused, with the right password only", async () => {
+        const owner = await createUser(t.db);
+        const device = await knownBrowser(owner);
+        await lockOut(owner.email);
+        expect((await loginFrom(owner)).statusCode).toBe(429);
+
+        const back = await loginFrom(owner, device);
+        expect(back.statusCode).toBe(200);
+        expect(back.json<{ userId: string }>().userId).toBe(owner.id);
+        // The owner's success does not reopen the account to the attacker.
+        const attacker = await loginFrom(owner);
+        expect(attacker.statusCode).toBe(429);
+        expect(attacker.json()).toEqual({ message: AUTH_MESSAGES.tooManyAttempts });
+        expect((await loginFrom({ email: owner.email, password: 'Wrong12345' }, device)).statusCode).toBe(
+          401,
+        );
+      });
+
+      it('does not let a forged cookie or another account’s cookie through the lock', async () => {
+        const owner = await createUser(t.db);
+        const device = await knownBrowser(owner);
+        const other = await createUser(t.db);
+        const othersDevice = await knownBrowser(other);
+        await lockOut(owner.email);
+        const [userId, deviceId, expires, mac] = device.split('.') as [string, string, string, string];
+        const forged = [
+          othersDevice,
+          `${userId}.${randomUUID()}.${expires}.${mac}`,
+          `${userId}.${deviceId}.${Number(expires) + 1}.${mac}`,
+          `${userId}.${deviceId}.${expires}.${Buffer.alloc(32).toString('base64url')}`,
+          `${userId}.${deviceId}.${expires}`,
+          'garbage',
+        ];
+        for (const cookie of forged) {
+          const res = await loginFrom(owner, cookie);
+          expect(res.statusCode, cookie).toBe(429);
+        }
+        expect((await loginFrom(owner, device)).statusCode).toBe(200);
+      });
+
+      it('counts wrong passwords from a known browser per device: 5 lock that device only', async () => {
+        const owner = await createUser(t.db);
+        const device = await knownBrowser(owner);
+        const laptop = await knownBrowser(owner);
+        for (let i = 0; i < 5; i += 1) {
+          expect((await loginFrom({ email: owner.email, password: 'Wrong12345' }, device)).statusCode).toBe(
+            401,
+          );
+        }
+        const locked = await loginFrom(owner, device);
+        expect(locked.statusCode).toBe(429);
+        expect(Number(locked.headers['retry-after'])).toBeGreaterThan(50);
+        // Under concurrency too: the device's allowance is spent.
+        const burst = await Promise.all(
+          Array.from({ length: 10 }, () => loginFrom({ email: owner.email, password: 'Wrong12345' }, device)),
+        );
+        expect(burst.map((r) => r.statusCode)).toEqual(Array(10).fill(429));
+        // The owner's other browser and the account itself are not locked by that device's failures.
+        expect((await loginFrom(owner, laptop)).statusCode).toBe(200);
+        expect((await loginFrom(owner)).statusCode).toBe(200);
+      });
+    });
+
     it('grows the delay by doubling up to 15 minutes (unit)', () => {
       const now = new Date('2030-01-01T12:00:00Z');
       const at = (secondsAgo: number) => new Date(now.getTime() - secondsAgo * 1000);
@@ -694,5 +784,10 @@ describe('per-IP limits and https cookies', () => {
     });
     expect(hosted.statusCode).toBe(200);
     expect(refreshCookie(hosted, '__Host-jwt')!.secure).toBe(true);
+    // The device cookie likewise.
+    const device = refreshCookie(res, '__Host-device')!;
+    expect(device).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(device.domain).toBeUndefined();
+    expect(refreshCookie(res, 'device')).toBeUndefined();
   });
 });
