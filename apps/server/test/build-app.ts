@@ -21,6 +21,8 @@ export interface TestApp {
   /** Root of the local media store, to assert on files. */
   mediaDir: string;
   config: Config;
+  /** The key the app signs access tokens with, to mint tokens the app itself never would. */
+  jwtSecret: string;
   close(): Promise<void>;
 }
 
@@ -63,11 +65,12 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   const { handle, drop } = await openTestDatabase(dataDir);
   const storage = new LocalStorage(mediaDir);
   await seedDemoUser({ db: handle.db, storage, log: undefined as never });
+  const jwtSecret = randomBytes(32).toString('hex');
   const app = await buildApp({
     config,
     database: handle,
     storage,
-    jwtSecret: randomBytes(32).toString('hex'),
+    jwtSecret,
     webDistDir: null,
   });
   await app.ready();
@@ -78,6 +81,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     storage,
     mediaDir,
     config,
+    jwtSecret,
     close: async () => {
       await app.close();
       await handle.close();

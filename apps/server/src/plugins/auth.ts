@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
@@ -16,13 +17,31 @@ export interface AuthContext {
 
 export interface AccessTokens {
   sign(userId: string): Promise<string>;
-  /** The user id, or null for an invalid or expired token. */
+  /** The user id in canonical (lower-case) form, or null for an invalid or expired token. */
   verify(token: string): Promise<string | null>;
+}
+
+/** Keys of the session's signatures other than the access token's, one per purpose. */
+export interface SessionKeys {
+  /** Derives a refresh token's successor from the token (auth.service.ts, refresh). */
+  refreshSuccessor: Buffer;
+  /** Signs the device cookie of a browser that logged in (device-cookie.ts). */
+  device: Buffer;
+}
+
+/**
+ * Each key comes from the JWT secret through HKDF with its own label: one secret to keep, and no
+ * signature made for one purpose is valid for another.
+ */
+export function deriveSessionKeys(secret: string): SessionKeys {
+  const derive = (label: string) => Buffer.from(hkdfSync('sha256', secret, '', label, 32));
+  return { refreshSuccessor: derive('cats refresh successor v1'), device: derive('cats device cookie v1') };
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     accessTokens: AccessTokens;
+    sessionKeys: SessionKeys;
     liveUsers: LiveUsers;
   }
   interface FastifyRequest {
@@ -57,14 +76,20 @@ export function createAccessTokens(secret: string, ttlSeconds = ACCESS_TOKEN_TTL
       const cached = verified.get(token);
       if (cached !== undefined) return cached;
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string') return null;
+        // A token without exp would be an account forever (issue 23): jose only checks exp when present.
+        const { payload } = await jwtVerify(token, key, {
+          issuer: ISSUER,
+          algorithms: ['HS256'],
+          requiredClaims: ['exp', 'sub'],
+        });
+        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+        // PostgreSQL reads a uuid in any case, so an upper-case sub finds the same row; every comparison
+        // in the app (demo, ownership) is on the lower-case form the database returns.
+        const userId = payload.sub.toLowerCase();
         // jwtVerify refused an expired token, so exp lies ahead; the entry goes when the token does.
-        if (typeof payload.exp === 'number') {
-          const msLeft = payload.exp * 1000 - Date.now();
-          if (msLeft > 0) verified.set(token, payload.sub, { ttl: msLeft });
-        }
-        return payload.sub;
+        const msLeft = payload.exp * 1000 - Date.now();
+        if (msLeft > 0) verified.set(token, userId, { ttl: msLeft });
+        return userId;
       } catch {
         return null;
       }
@@ -121,6 +146,7 @@ export const ACCOUNT_DELETED_CHANNEL = 'cats_account_deleted';
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: { secret: string }) => {
   app.decorate('accessTokens', createAccessTokens(opts.secret));
+  app.decorate('sessionKeys', deriveSessionKeys(opts.secret));
   const liveUsers = createLiveUsers((userId) => userExists(app, userId));
   app.decorate('liveUsers', liveUsers);
   app.decorateRequest('auth', null);

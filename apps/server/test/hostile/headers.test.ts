@@ -79,15 +79,17 @@ describe('security headers and cookies over https', () => {
     ).toBe(true);
   });
 
-  it('sets the refresh token as a __Host- cookie: Secure, HttpOnly, SameSite=Strict, Path=/, no Domain', async () => {
+  it('sets the refresh token and the device cookie as __Host- cookies: Secure, HttpOnly, SameSite=Strict, Path=/, no Domain', async () => {
     const { res } = await login(t);
     const raw = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-    expect(raw).toHaveLength(1);
-    const attributes = raw[0]!.split(';').map((a) => a.trim().toLowerCase());
-    expect(raw[0]).toMatch(/^__Host-jwt=[^;]+;/);
-    expect(attributes).toEqual(expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=strict']));
-    expect(attributes.some((a) => a.startsWith('domain='))).toBe(false);
-    expect(attributes.some((a) => a.startsWith('max-age='))).toBe(true);
+    expect(raw.map((c) => c.split('=')[0])).toEqual(['__Host-jwt', '__Host-device']);
+    for (const cookie of raw) {
+      const attributes = cookie.split(';').map((a) => a.trim().toLowerCase());
+      expect(cookie).toMatch(/^__Host-[a-z]+=[^;]+;/);
+      expect(attributes).toEqual(expect.arrayContaining(['path=/', 'httponly', 'secure', 'samesite=strict']));
+      expect(attributes.some((a) => a.startsWith('domain='))).toBe(false);
+      expect(attributes.some((a) => a.startsWith('max-age='))).toBe(true);
+    }
 
     // Only the __Host- cookie counts: the same token under the plain name is no session.
     const token = res.cookies.find((c) => c.name === '__Host-jwt')!.value;

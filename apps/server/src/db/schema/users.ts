@@ -54,11 +54,19 @@ export const refreshTokens = pgTable(
   ],
 );
 
-/** Failed logins per account, for throttling (spec'd by the accounts issue: 5 in 15 minutes). */
+/**
+ * Failed logins per account, for throttling (spec'd by the accounts issue: 5 in 15 minutes). A row is
+ * written before the password is checked and removed if it was right, so attempts in flight count too.
+ */
 export const loginFailures = pgTable(
   'login_failures',
   {
     emailLower: text('email_lower').notNull(),
+    /**
+     * Null: the account's own count. Set: attempts from a browser with that account's device cookie,
+     * counted apart so that an attacker's failures do not lock the owner's known browser (issue 23).
+     */
+    deviceId: uuid('device_id'),
     failedAt: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
     id: uuid('id').primaryKey().defaultRandom(),
   },

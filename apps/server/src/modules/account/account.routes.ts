@@ -10,6 +10,7 @@ import {
 } from '@cats/contracts';
 import { assertNotDemo, requireAuth } from '../../plugins/auth.ts';
 import { createAuthService } from '../auth/auth.service.ts';
+import { readDeviceCookie } from '../auth/device-cookie.ts';
 import { clearRefreshCookie, readRefreshCookie } from '../auth/refresh-cookie.ts';
 import { createAccountService } from './account.service.ts';
 
@@ -29,7 +30,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     db: app.database.db,
     storage: app.storage,
     config,
-    auth: createAuthService({ db: app.database.db, accessTokens: app.accessTokens }),
+    auth: createAuthService({
+      db: app.database.db,
+      accessTokens: app.accessTokens,
+      keys: app.sessionKeys,
+    }),
     liveUsers: app.liveUsers,
     log: app.log,
   });
@@ -46,7 +51,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         response: settingsResponses,
       },
     },
-    async (request) => account.changeUsername(assertNotDemo(request), request.body),
+    async (request) =>
+      account.changeUsername(assertNotDemo(request), request.body, readDeviceCookie(request, config)),
   );
 
   app.put(
@@ -59,7 +65,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         response: settingsResponses,
       },
     },
-    async (request) => account.changeEmail(assertNotDemo(request), request.body),
+    async (request) =>
+      account.changeEmail(assertNotDemo(request), request.body, readDeviceCookie(request, config)),
   );
 
   app.put(
@@ -73,7 +80,12 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      account.changePassword(assertNotDemo(request), request.body, readRefreshCookie(request, config)),
+      account.changePassword(
+        assertNotDemo(request),
+        request.body,
+        readRefreshCookie(request, config),
+        readDeviceCookie(request, config),
+      ),
   );
 
   app.put(

@@ -58,18 +58,27 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
   }
 
   return {
-    async changeUsername(viewer: AuthContext, input: ChangeUsernameRequest): Promise<MyProfileResponse> {
+    /** `deviceCookie`, here and below: the browser's device cookie, for confirmPassword's throttle. */
+    async changeUsername(
+      viewer: AuthContext,
+      input: ChangeUsernameRequest,
+      deviceCookie: string | undefined,
+    ): Promise<MyProfileResponse> {
       const user = await me(viewer);
-      await auth.confirmPassword(user, input.currentPassword);
+      await auth.confirmPassword(user, input.currentPassword, deviceCookie);
       // Excluding oneself lets a user change only the case of their own name.
       if (await authRepo.isUsernameTaken(db, input.username, user.id))
         throw conflict(AUTH_MESSAGES.usernameTaken);
       return update(viewer, { username: input.username });
     },
 
-    async changeEmail(viewer: AuthContext, input: ChangeEmailRequest): Promise<MyProfileResponse> {
+    async changeEmail(
+      viewer: AuthContext,
+      input: ChangeEmailRequest,
+      deviceCookie: string | undefined,
+    ): Promise<MyProfileResponse> {
       const user = await me(viewer);
-      await auth.confirmPassword(user, input.currentPassword);
+      await auth.confirmPassword(user, input.currentPassword, deviceCookie);
       if (await authRepo.isEmailTaken(db, input.email, user.id)) throw conflict(AUTH_MESSAGES.emailTaken);
       return update(viewer, { email: input.email });
     },
@@ -79,9 +88,10 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
       viewer: AuthContext,
       input: ChangePasswordRequest,
       refreshCookie: string | undefined,
+      deviceCookie: string | undefined,
     ): Promise<MyProfileResponse> {
       const user = await me(viewer);
-      await auth.confirmPassword(user, input.currentPassword);
+      await auth.confirmPassword(user, input.currentPassword, deviceCookie);
       const passwordHash = await hashPassword(input.newPassword);
       const keepFamily = await auth.sessionFamilyOf(user.id, refreshCookie);
       const updated = await db.transaction(async (tx) => {

@@ -275,6 +275,50 @@ describe('account settings and deletion API', () => {
       expect(locked.headers['retry-after']).toBeDefined();
       expect((await login(user.email, user.password)).statusCode).toBe(429);
     });
+
+    it('checks at most 5 of 30 simultaneous guesses of the current password', async () => {
+      const user = await createUser(t.db);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          put('password', user, { currentPassword: `Wrong1234${i}`, newPassword: 'Purring456' }),
+        ),
+      );
+      const statuses = answers.map((res) => res.statusCode);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      const locked = await put('password', user, {
+        currentPassword: user.password,
+        newPassword: 'Purring456',
+      });
+      expect(locked.statusCode).toBe(429);
+      expect(locked.json()).toEqual({ message: AUTH_MESSAGES.tooManyAttempts });
+      expect((await userRow(user.id))!.passwordHash).toBe(user.passwordHash);
+    });
+
+    it("lets the owner's known browser confirm the password while an attacker keeps the account locked", async () => {
+      const user = await createUser(t.db);
+      const loggedIn = await login(user.email, user.password);
+      const device = loggedIn.cookies.find((c) => c.name === 'device')!.value;
+      for (let i = 0; i < 5; i += 1) expect((await login(user.email, 'Wrong12345')).statusCode).toBe(401);
+      const change = async (cookies: Record<string, string>) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/api/profile/settings/password',
+          headers: await authHeader(t.app, user.id),
+          payload: { currentPassword: user.password, newPassword: 'Purring456' },
+          cookies,
+        });
+      // A stolen access token without the browser's cookie is held by the account's lock.
+      expect((await change({})).statusCode).toBe(429);
+      const other = await createUser(t.db);
+      const othersDevice = (await login(other.email, other.password)).cookies.find(
+        (c) => c.name === 'device',
+      )!;
+      expect((await change({ device: othersDevice.value })).statusCode).toBe(429);
+      const owner = await change({ device });
+      expect(owner.statusCode).toBe(200);
+      expect((await userRow(user.id))!.passwordHash).not.toBe(user.passwordHash);
+    });
   });
 
   describe('PUT /api/profile/settings/location-privacy', () => {

@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
-import type { Executor } from '../../db/client.ts';
+import type { Executor, Transaction } from '../../db/client.ts';
 import { loginFailures, refreshTokens, users, type UserRow } from '../../db/schema/index.ts';
 
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
@@ -145,21 +145,62 @@ export async function deleteExpiredRefreshTokens(db: Executor, userId: string, b
 
 // ---- login failures -----------------------------------------------------------------------------
 
-export async function recentLoginFailures(db: Executor, emailLower: string, since: Date): Promise<Date[]> {
+/** What one throttle counts: an account's attempts (deviceId null), or those of one known browser. */
+export interface ThrottleKey {
+  emailLower: string;
+  deviceId: string | null;
+}
+
+/** A failure recorded before its password was checked; removed again if the password was right. */
+export interface LoginAttempt {
+  id: string;
+  failedAt: Date;
+}
+
+const ofKey = (key: ThrottleKey) =>
+  and(
+    eq(loginFailures.emailLower, key.emailLower),
+    key.deviceId === null ? isNull(loginFailures.deviceId) : eq(loginFailures.deviceId, key.deviceId),
+  );
+
+/**
+ * Holds the key's lock until the transaction ends, so that counting its failures and recording the
+ * next attempt happen for one request at a time (PostgreSQL's pool; PGlite runs transactions one by
+ * one anyway). Other keys are not held up. Advisory keys are 64-bit: hashtextextended's.
+ */
+export async function lockThrottleKey(tx: Transaction, key: ThrottleKey): Promise<void> {
+  const name = `login:${key.emailLower}:${key.deviceId ?? ''}`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+}
+
+export async function recentLoginFailures(db: Executor, key: ThrottleKey, since: Date): Promise<Date[]> {
   const rows = await db
     .select({ failedAt: loginFailures.failedAt })
     .from(loginFailures)
-    .where(and(eq(loginFailures.emailLower, emailLower), gt(loginFailures.failedAt, since)))
+    .where(and(ofKey(key), gt(loginFailures.failedAt, since)))
     .orderBy(asc(loginFailures.failedAt));
   return rows.map((r) => r.failedAt);
 }
 
-/** Records a failure and forgets everyone's failures that fell out of the window (the table stays small). */
-export async function recordLoginFailure(db: Executor, emailLower: string, at: Date, windowStart: Date) {
-  await db.insert(loginFailures).values({ emailLower, failedAt: at });
+export async function recordLoginFailure(db: Executor, key: ThrottleKey, at: Date): Promise<LoginAttempt> {
+  const [row] = await db
+    .insert(loginFailures)
+    .values({ emailLower: key.emailLower, deviceId: key.deviceId, failedAt: at })
+    .returning({ id: loginFailures.id, failedAt: loginFailures.failedAt });
+  return row!;
+}
+
+/** Everyone's failures that fell out of the window are forgotten (the table stays small). */
+export async function forgetLoginFailuresBefore(db: Executor, windowStart: Date): Promise<void> {
   await db.delete(loginFailures).where(lt(loginFailures.failedAt, windowStart));
 }
 
-export async function clearLoginFailures(db: Executor, emailLower: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.emailLower, emailLower));
+/**
+ * A right password clears the key's failures up to its own attempt; attempts that started after it
+ * and are still being checked stay, so a success cannot wipe a concurrent guesser's count.
+ */
+export async function clearLoginFailures(db: Executor, key: ThrottleKey, upTo: LoginAttempt): Promise<void> {
+  await db
+    .delete(loginFailures)
+    .where(and(ofKey(key), or(lt(loginFailures.failedAt, upTo.failedAt), eq(loginFailures.id, upTo.id))));
 }

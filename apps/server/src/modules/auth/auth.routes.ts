@@ -10,13 +10,18 @@ import {
   tokenResponseSchema,
 } from '@cats/contracts';
 import { createAuthService } from './auth.service.ts';
+import { readDeviceCookie, setDeviceCookie } from './device-cookie.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import { perMinute, rateLimitPluginOptions } from './rate-limit.ts';
 
 /** Sign-up, login, token refresh and logout (spec section 7); the only routes without a bearer token. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app;
-  const auth = createAuthService({ db: app.database.db, accessTokens: app.accessTokens });
+  const auth = createAuthService({
+    db: app.database.db,
+    accessTokens: app.accessTokens,
+    keys: app.sessionKeys,
+  });
   // Registered before the routes: it attaches its hook to each route as the route is added.
   await app.register(rateLimit, rateLimitPluginOptions(config));
 
@@ -48,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE) },
       schema: {
         tags: ['auth'],
-        summary: 'Log in; the refresh token is set as an httpOnly cookie',
+        summary: 'Log in; the refresh token and a device cookie for this browser are set as httpOnly cookies',
         // Presence is checked by the service so that a missing field gets the spec's message.
         body: loginRequestSchema.optional(),
         response: {
@@ -60,8 +65,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const session = await auth.login(request.body);
+      const session = await auth.login(request.body, readDeviceCookie(request, config));
       setRefreshCookie(reply, config, session.refreshToken, session.refreshExpiresAt);
+      if (session.device) setDeviceCookie(reply, config, session.device.cookie, session.device.expiresAt);
       return { accessToken: session.accessToken, userId: session.userId };
     },
   );

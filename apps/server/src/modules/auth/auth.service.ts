@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import {
   AUTH_MESSAGES,
   DEMO_EMAIL,
@@ -10,8 +10,9 @@ import type { Database, Executor } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../lib/http-errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import type { AccessTokens } from '../../plugins/auth.ts';
+import type { AccessTokens, SessionKeys } from '../../plugins/auth.ts';
 import * as repo from './auth.repository.ts';
+import { DEVICE_COOKIE_TTL_SECONDS, readDevice, signDevice, type Device } from './device-cookie.ts';
 import { LOGIN_THROTTLE, lockRemainingMs } from './login-throttle.ts';
 
 /** How long a just-rotated refresh token still counts as a concurrent refresh rather than reuse. */
@@ -20,12 +21,23 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
 export interface AuthDeps {
   db: Database;
   accessTokens: AccessTokens;
+  keys: SessionKeys;
 }
 
 /** A signed-in session: the access token for the body, the refresh token for the cookie. */
 export interface Session extends TokenResponse {
   refreshToken: string;
   refreshExpiresAt: Date;
+}
+
+/** The device cookie to set after a login; null for the demo account. */
+export interface IssuedDevice {
+  cookie: string;
+  expiresAt: Date;
+}
+
+export interface LoginSession extends Session {
+  device: IssuedDevice | null;
 }
 
 /** Refresh tokens are opaque random strings; only their SHA-256 is stored, so a database leak is no login. */
@@ -41,25 +53,68 @@ const tooManyAttempts = (remainingMs: number) =>
     'retry-after': String(Math.max(1, Math.ceil(remainingMs / 1000))),
   });
 
-export function createAuthService({ db, accessTokens }: AuthDeps) {
+export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
   void getDummyHash();
   /** The demo account's password is public: throttling it would only let anyone lock everyone out. */
   const throttled = (emailLower: string) => emailLower !== DEMO_EMAIL.toLowerCase();
 
-  async function assertNotLocked(emailLower: string, now: Date): Promise<void> {
-    if (!throttled(emailLower)) return;
-    const since = new Date(now.getTime() - LOGIN_THROTTLE.windowMs);
-    const remaining = lockRemainingMs(await repo.recentLoginFailures(db, emailLower, since), now);
-    if (remaining > 0) throw tooManyAttempts(remaining);
+  /**
+   * Takes one attempt from the key's allowance before the password is checked, or refuses with 429
+   * while the key is locked (issue 23). Counting and recording happen under the key's lock, so of 30
+   * simultaneous guesses only the allowance's 5 get to argon2. The attempt is recorded as a failure up
+   * front; a right password removes it again (attemptSucceeded). null: the key is not throttled.
+   */
+  async function beginAttempt(key: repo.ThrottleKey, now: Date): Promise<repo.LoginAttempt | null> {
+    if (!throttled(key.emailLower)) return null;
+    const windowStart = new Date(now.getTime() - LOGIN_THROTTLE.windowMs);
+    type Outcome = { remainingMs: number } | { attempt: repo.LoginAttempt };
+    const outcome = await db.transaction(async (tx): Promise<Outcome> => {
+      await repo.lockThrottleKey(tx, key);
+      const remainingMs = lockRemainingMs(await repo.recentLoginFailures(tx, key, windowStart), now);
+      if (remainingMs > 0) return { remainingMs };
+      return { attempt: await repo.recordLoginFailure(tx, key, now) };
+    });
+    if ('remainingMs' in outcome) throw tooManyAttempts(outcome.remainingMs);
+    // Outside the key's transaction: other keys' rows are not this lock's to hold.
+    await repo.forgetLoginFailuresBefore(db, windowStart);
+    return outcome.attempt;
   }
 
-  async function recordFailure(emailLower: string, now: Date): Promise<void> {
-    if (!throttled(emailLower)) return;
-    await repo.recordLoginFailure(db, emailLower, now, new Date(now.getTime() - LOGIN_THROTTLE.windowMs));
+  const throttleKey = (email: string, device: Device | null): repo.ThrottleKey => ({
+    emailLower: email.toLowerCase(),
+    deviceId: device?.deviceId ?? null,
+  });
+
+  /**
+   * A right password's browser is remembered for its account, with a year from now. The demo account
+   * is never locked, so its cookie would only replace the one of the visitor's own account.
+   */
+  function issueDevice(user: UserRow, deviceId: string, now: Date): IssuedDevice | null {
+    if (!throttled(user.email.toLowerCase())) return null;
+    const expiresAt = new Date(now.getTime() + DEVICE_COOKIE_TTL_SECONDS * 1000);
+    return { cookie: signDevice(keys.device, { userId: user.id, deviceId }, expiresAt), expiresAt };
   }
 
-  async function startSession(tx: Executor, userId: string, familyId: string, expiresAt: Date) {
-    const refreshToken = newRefreshToken();
+  /** A right password clears its key's failures: a device's success leaves the account's lock alone. */
+  async function attemptSucceeded(key: repo.ThrottleKey, attempt: repo.LoginAttempt | null): Promise<void> {
+    if (attempt) await repo.clearLoginFailures(db, key, attempt);
+  }
+
+  /**
+   * The token that replaces a rotated one is derived from it with a server key: a refresh repeated
+   * within the grace window derives the same successor and gets that session back, so a family never
+   * has more than one live token (issue 23). Without the key nobody can derive it.
+   */
+  const successorOf = (token: string) =>
+    createHmac('sha256', keys.refreshSuccessor).update(token).digest('base64url');
+
+  async function startSession(
+    tx: Executor,
+    userId: string,
+    familyId: string,
+    expiresAt: Date,
+    refreshToken = newRefreshToken(),
+  ) {
     await repo.insertRefreshToken(tx, {
       userId,
       familyId,
@@ -82,35 +137,42 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
       }
     },
 
-    /** Spec section 8: 400 when a field is missing, 401 for any wrong credentials, 429 while locked. */
-    async login(input: { email?: string | undefined; password?: string | undefined } | undefined) {
+    /**
+     * Spec section 8: 400 when a field is missing, 401 for any wrong credentials, 429 while locked.
+     * `deviceCookie`: the browser's device cookie, if any; one of this account's puts the attempt on
+     * that device's own count instead of the account's (device-cookie.ts).
+     */
+    async login(
+      input: { email?: string | undefined; password?: string | undefined } | undefined,
+      deviceCookie?: string,
+    ): Promise<LoginSession> {
       const email = input?.email?.trim();
       const password = input?.password;
       if (!email || !password) throw badRequest(AUTH_MESSAGES.missingCredentials);
-      const emailLower = email.toLowerCase();
       const now = new Date();
-      await assertNotLocked(emailLower, now);
+      // Looked up before the throttle: only a known account can have a device of its own.
       const user = await repo.findUserByEmail(db, email);
+      const device = user ? readDevice(keys.device, deviceCookie, user.id, now) : null;
+      const key = throttleKey(email, device);
+      const attempt = await beginAttempt(key, now);
       let valid = false;
       if (user) valid = await verifyPassword(user.passwordHash, password);
       else await verifyPassword(await getDummyHash(), password);
-      if (!user || !valid) {
-        await recordFailure(emailLower, now);
-        throw unauthorized(AUTH_MESSAGES.unauthorized);
-      }
-      await repo.clearLoginFailures(db, emailLower);
+      // A wrong password stays recorded as the failure beginAttempt wrote.
+      if (!user || !valid) throw unauthorized(AUTH_MESSAGES.unauthorized);
+      await attemptSucceeded(key, attempt);
       const refreshExpiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
       const refreshToken = await db.transaction(async (tx) => {
         await repo.deleteExpiredRefreshTokens(tx, user.id, now);
         return startSession(tx, user.id, randomUUID(), refreshExpiresAt);
       });
-      const session: Session = {
+      return {
         accessToken: await accessTokens.sign(user.id),
         userId: user.id,
         refreshToken,
         refreshExpiresAt,
+        device: issueDevice(user, device?.deviceId ?? randomUUID(), now),
       };
-      return session;
     },
 
     /**
@@ -124,20 +186,24 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
       const now = new Date();
       // The revocation must commit, so the transaction returns the outcome and the error is thrown after.
       const outcome = await db.transaction(async (tx) => {
+        const successor = successorOf(token);
         const used = await repo.markRotated(tx, tokenHash, now);
         if (!used) {
           const known = await repo.findRefreshToken(tx, tokenHash);
           if (!known?.rotatedAt || known.revokedAt || known.expiresAt <= now) return null;
           // Two tabs restoring the same remembered session race with one cookie: a token rotated a
-          // moment ago is a concurrent refresh, not a theft, and gets a sibling in the same family.
+          // moment ago is a concurrent refresh, not a theft, and gets the successor the first one got.
+          // (On PostgreSQL markRotated waited for the first refresh to commit, so its row is there.)
           if (now.getTime() - known.rotatedAt.getTime() <= REFRESH_REUSE_GRACE_MS) {
-            const refreshToken = await startSession(tx, known.userId, known.familyId, known.expiresAt);
-            return { userId: known.userId, refreshToken, refreshExpiresAt: known.expiresAt };
+            const next = await repo.findRefreshToken(tx, hashRefreshToken(successor));
+            // Missing only for a token rotated before successors were derived: that tab signs in again.
+            if (!next || next.revokedAt) return null;
+            return { userId: known.userId, refreshToken: successor, refreshExpiresAt: known.expiresAt };
           }
           await repo.revokeFamily(tx, known.familyId, now);
           return null;
         }
-        const refreshToken = await startSession(tx, used.userId, used.familyId, used.expiresAt);
+        const refreshToken = await startSession(tx, used.userId, used.familyId, used.expiresAt, successor);
         return { userId: used.userId, refreshToken, refreshExpiresAt: used.expiresAt };
       });
       if (!outcome) throw forbidden(AUTH_MESSAGES.forbidden);
@@ -155,17 +221,18 @@ export function createAuthService({ db, accessTokens }: AuthDeps) {
      * Confirms a signed-in user's current password before a settings change. Wrong guesses count
      * against the same per-account throttle as logins, so a stolen access token cannot be used to
      * guess the password either. Wrong password is 400, not 401/403, which the web client would take
-     * for an expired session.
+     * for an expired session. A device cookie of the account counts apart here too, as at login: a
+     * thief with an access token alone is held by the account's lock, while the owner, whom an attacker
+     * keeps locked out, can still change the password from a known browser, which matters most then.
      */
-    async confirmPassword(user: UserRow, password: string): Promise<void> {
-      const emailLower = user.email.toLowerCase();
+    async confirmPassword(user: UserRow, password: string, deviceCookie?: string): Promise<void> {
       const now = new Date();
-      await assertNotLocked(emailLower, now);
+      const key = throttleKey(user.email, readDevice(keys.device, deviceCookie, user.id, now));
+      const attempt = await beginAttempt(key, now);
       if (!(await verifyPassword(user.passwordHash, password))) {
-        await recordFailure(emailLower, now);
         throw badRequest(AUTH_MESSAGES.currentPasswordIncorrect);
       }
-      await repo.clearLoginFailures(db, emailLower);
+      await attemptSucceeded(key, attempt);
     },
 
     /** The refresh-token family a cookie belongs to, when it is a live session of this user. */

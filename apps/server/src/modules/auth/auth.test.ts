@@ -3,9 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest, LightMyRequestResponse } from 'fastify';
+import { SignJWT } from 'jose';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AUTH_MESSAGES,
+  DEMO_DISABLED_MESSAGE,
   DEMO_EMAIL,
   DEMO_PASSWORD,
   DEMO_USER_ID,
@@ -310,10 +312,49 @@ describe('accounts and sessions API', () => {
       expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
       const nextA = refreshCookie(a)!.value;
       const nextB = refreshCookie(b)!.value;
-      expect(nextA).not.toBe(nextB);
+      // One session, not two siblings.
+      expect(nextA).toBe(nextB);
       // Both tabs keep working.
       expect((await refresh(nextA)).statusCode).toBe(200);
       expect((await refresh(nextB)).statusCode).toBe(200);
+    });
+
+    it('returns the same successor for a rotated token presented again within the grace window', async () => {
+      const user = await createUser(t.db);
+      const session = await loggedIn(user.email);
+      const first = await refresh(session.cookie);
+      expect(first.statusCode).toBe(200);
+      const successor = refreshCookie(first)!.value;
+      const concurrent = await Promise.all(Array.from({ length: 5 }, () => refresh(session.cookie)));
+      const sequential: LightMyRequestResponse[] = [];
+      for (let i = 0; i < 5; i += 1) sequential.push(await refresh(session.cookie));
+      for (const res of [...concurrent, ...sequential]) {
+        expect(res.statusCode).toBe(200);
+        expect(res.json<{ userId: string }>().userId).toBe(user.id);
+        expect(refreshCookie(res)!.value).toBe(successor);
+      }
+      const [{ familyId } = { familyId: '' }] = await t.db
+        .select({ familyId: refreshTokens.familyId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(session.cookie)));
+      const liveInFamily = () =>
+        t.db.$count(
+          refreshTokens,
+          and(
+            eq(refreshTokens.familyId, familyId),
+            sql`${refreshTokens.rotatedAt} is null and ${refreshTokens.revokedAt} is null`,
+          ),
+        );
+      expect(await liveInFamily()).toBe(1);
+
+      // Past the window the same presentation is reuse: the family, successor included, is revoked.
+      await t.db
+        .update(refreshTokens)
+        .set({ rotatedAt: new Date(Date.now() - REFRESH_REUSE_GRACE_MS - 1000) })
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(session.cookie)));
+      expect((await refresh(session.cookie)).statusCode).toBe(403);
+      expect((await refresh(successor)).statusCode).toBe(403);
+      expect(await liveInFamily()).toBe(0);
     });
 
     it('answers 403 once the family has passed its absolute expiry', async () => {
@@ -431,6 +472,45 @@ describe('accounts and sessions API', () => {
       });
     });
 
+    /** A token signed with the app's own key, with exactly the claims given (jose fills in nothing). */
+    const signedByApp = (claims: { sub?: string; exp?: number }) => {
+      const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('neighbourhood-cats');
+      jwt.setIssuedAt();
+      if (claims.sub !== undefined) jwt.setSubject(claims.sub);
+      if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+      return jwt.sign(new TextEncoder().encode(t.jwtSecret));
+    };
+
+    it('answer 403 for a token of the right key without an expiry', async () => {
+      const user = await createUser(t.db);
+      const inAMinute = Math.floor(Date.now() / 1000) + 60;
+      // The same token with exp is accepted, so the refusal is about the missing claim alone.
+      const withExp = await signedByApp({ sub: user.id, exp: inAMinute });
+      expect((await callProtected({ authorization: `Bearer ${withExp}` })).statusCode).toBe(200);
+      const forever = await signedByApp({ sub: user.id });
+      const res = await callProtected({ authorization: `Bearer ${forever}` });
+      expect(res.statusCode).toBe(403);
+      expect(res.headers['www-authenticate']).toContain('invalid_token');
+    });
+
+    it("treat a sub in another case as the same user: demo's id in upper case is still demo", async () => {
+      const exp = Math.floor(Date.now() / 1000) + 60;
+      const shouting = {
+        authorization: `Bearer ${await signedByApp({ sub: DEMO_USER_ID.toUpperCase(), exp })}`,
+      };
+      const write = await callProtected(shouting);
+      expect(write.statusCode).toBe(403);
+      expect(write.json()).toEqual({ message: DEMO_DISABLED_MESSAGE });
+      const me = await t.app.inject({ method: 'GET', url: '/api/profile/getMyProfile', headers: shouting });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ _id: DEMO_USER_ID, isDemo: true });
+      // And any user's id in upper case is that user, in canonical form.
+      const user = await createUser(t.db);
+      const request = bearerRequest(await signedByApp({ sub: user.id.toUpperCase(), exp }));
+      await requireAuth.call(t.app, request, {} as FastifyReply);
+      expect(request.auth).toEqual({ userId: user.id, isDemo: false });
+    });
+
     it('answer 403 for a valid token of a user that does not exist', async () => {
       for (const sub of [randomUUID(), 'not-a-uuid']) {
         const token = await t.app.accessTokens.sign(sub);
@@ -495,6 +575,22 @@ describe('accounts and sessions API', () => {
       );
     });
 
+    it('checks at most 5 of 30 simultaneous wrong passwords, and then refuses the right one too', async () => {
+      const user = await createUser(t.db);
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => login({ email: user.email, password: 'Wrong12345' })),
+      );
+      // Each 401 is a password actually checked; a 429 is refused before argon2 runs.
+      const statuses = answers.map((res) => res.statusCode);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+      for (const res of answers.filter((r) => r.statusCode === 429)) {
+        expect(res.json()).toEqual({ message: AUTH_MESSAGES.tooManyAttempts });
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect((await login({ email: user.email, password: user.password })).statusCode).toBe(429);
+    });
+
     it('is never permanent: failures older than 15 minutes stop counting', async () => {
       const user = await createUser(t.db);
       for (let i = 0; i < 8; i += 1) await login({ email: user.email, password: 'Wrong12345' });
@@ -519,6 +615,96 @@ describe('accounts and sessions API', () => {
         expect((await login({ email: DEMO_EMAIL, password: 'Wrong12345' })).statusCode).toBe(401);
       }
       expect((await login({ email: DEMO_EMAIL, password: DEMO_PASSWORD })).statusCode).toBe(200);
+    });
+
+    describe('known browsers (device cookie)', () => {
+      const loginFrom = (payload: { email: string; password: string }, device?: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload,
+          ...(device ? { cookies: { device } } : {}),
+        });
+      async function knownBrowser(user: { email: string; password: string }) {
+        const res = await loginFrom(user);
+        expect(res.statusCode).toBe(200);
+        return refreshCookie(res, 'device')!.value;
+      }
+      const lockOut = async (email: string) => {
+        for (let i = 0; i < 5; i += 1)
+          expect((await loginFrom({ email, password: 'Wrong12345' })).statusCode).toBe(401);
+      };
+
+      it('is set at login: httpOnly, SameSite=Strict, for a year', async () => {
+        const user = await createUser(t.db);
+        const res = await loginFrom(user);
+        const cookie = refreshCookie(res, 'device')!;
+        expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+        expect(cookie.maxAge).toBeGreaterThan(364 * 24 * 3600);
+        expect(cookie.maxAge).toBeLessThanOrEqual(365 * 24 * 3600);
+      });
+
+      it("lets the owner's known browser through a lock an attacker caused, with the right password only", async () => {
+        const owner = await createUser(t.db);
+        const device = await knownBrowser(owner);
+        await lockOut(owner.email);
+        expect((await loginFrom(owner)).statusCode).toBe(429);
+
+        const back = await loginFrom(owner, device);
+        expect(back.statusCode).toBe(200);
+        expect(back.json<{ userId: string }>().userId).toBe(owner.id);
+        // The owner's success does not reopen the account to the attacker.
+        const attacker = await loginFrom(owner);
+        expect(attacker.statusCode).toBe(429);
+        expect(attacker.json()).toEqual({ message: AUTH_MESSAGES.tooManyAttempts });
+        expect((await loginFrom({ email: owner.email, password: 'Wrong12345' }, device)).statusCode).toBe(
+          401,
+        );
+      });
+
+      it('does not let a forged cookie or another account’s cookie through the lock', async () => {
+        const owner = await createUser(t.db);
+        const device = await knownBrowser(owner);
+        const other = await createUser(t.db);
+        const othersDevice = await knownBrowser(other);
+        await lockOut(owner.email);
+        const [userId, deviceId, expires, mac] = device.split('.') as [string, string, string, string];
+        const forged = [
+          othersDevice,
+          `${userId}.${randomUUID()}.${expires}.${mac}`,
+          `${userId}.${deviceId}.${Number(expires) + 1}.${mac}`,
+          `${userId}.${deviceId}.${expires}.${Buffer.alloc(32).toString('base64url')}`,
+          `${userId}.${deviceId}.${expires}`,
+          'garbage',
+        ];
+        for (const cookie of forged) {
+          const res = await loginFrom(owner, cookie);
+          expect(res.statusCode, cookie).toBe(429);
+        }
+        expect((await loginFrom(owner, device)).statusCode).toBe(200);
+      });
+
+      it('counts wrong passwords from a known browser per device: 5 lock that device only', async () => {
+        const owner = await createUser(t.db);
+        const device = await knownBrowser(owner);
+        const laptop = await knownBrowser(owner);
+        for (let i = 0; i < 5; i += 1) {
+          expect((await loginFrom({ email: owner.email, password: 'Wrong12345' }, device)).statusCode).toBe(
+            401,
+          );
+        }
+        const locked = await loginFrom(owner, device);
+        expect(locked.statusCode).toBe(429);
+        expect(Number(locked.headers['retry-after'])).toBeGreaterThan(50);
+        // Under concurrency too: the device's allowance is spent.
+        const burst = await Promise.all(
+          Array.from({ length: 10 }, () => loginFrom({ email: owner.email, password: 'Wrong12345' }, device)),
+        );
+        expect(burst.map((r) => r.statusCode)).toEqual(Array(10).fill(429));
+        // The owner's other browser and the account itself are not locked by that device's failures.
+        expect((await loginFrom(owner, laptop)).statusCode).toBe(200);
+        expect((await loginFrom(owner)).statusCode).toBe(200);
+      });
     });
 
     it('grows the delay by doubling up to 15 minutes (unit)', () => {
@@ -598,5 +784,10 @@ describe('per-IP limits and https cookies', () => {
     });
     expect(hosted.statusCode).toBe(200);
     expect(refreshCookie(hosted, '__Host-jwt')!.secure).toBe(true);
+    // The device cookie likewise.
+    const device = refreshCookie(res, '__Host-device')!;
+    expect(device).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(device.domain).toBeUndefined();
+    expect(refreshCookie(res, 'device')).toBeUndefined();
   });
 });

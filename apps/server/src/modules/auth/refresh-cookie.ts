@@ -11,9 +11,10 @@ export function refreshCookieName(config: Config): string {
   return isSecure(config) ? '__Host-jwt' : 'jwt';
 }
 
-const isSecure = (config: Config) => config.PUBLIC_URL?.startsWith('https:') ?? false;
+export const isSecure = (config: Config) => config.PUBLIC_URL?.startsWith('https:') ?? false;
 
-function cookieOptions(config: Config): CookieSerializeOptions {
+/** Shared with the device cookie (device-cookie.ts). */
+export function cookieOptions(config: Config): CookieSerializeOptions {
   return { httpOnly: true, sameSite: 'strict', secure: isSecure(config), path: '/' };
 }
 
