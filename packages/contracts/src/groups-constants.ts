@@ -3,7 +3,11 @@
 
 /** Spec section 9: group name at most 20 characters (counted as characters, like the database). */
 export const GROUP_NAME_MAX = 20;
-/** A join code: the name without spaces or '#', then '#' and four digits (spec example London#1234). */
+/**
+ * The spec's example of a join code, shown as the join form's placeholder. Real codes are the name
+ * without spaces and two groups of four characters (CalleLunaCats-7KQ4-M2XD, issue 23); codes of
+ * older groups in the example's shape keep working until their owner makes a new one.
+ */
 export const GROUP_CODE_EXAMPLE = 'London#1234';
 export const GROUP_CODE_MAX = 60;
 

@@ -127,7 +127,7 @@ describe('sample content seed', () => {
     const detail = (
       await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}`, headers })
     ).json() as GroupDetail;
-    expect(detail.code).toMatch(/^CalleLunaCats#\d{4}$/);
+    expect(detail.code).toMatch(/^CalleLunaCats-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     expect(detail.role).toBe('member');
     expect(detail.members.map((m) => m.role)).toEqual(['owner', 'member', 'member', 'member']);
     expect(detail.members.map((m) => m.user._id)).toContain(DEMO_USER_ID);

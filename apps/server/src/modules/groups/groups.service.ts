@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import {
   FEED_PAGE_SIZE,
   GROUP_MESSAGES,
@@ -20,6 +19,7 @@ import { toUserSummary } from '../../lib/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { listAllPosts, listPosts } from '../posts/post-view.ts';
 import * as repo from './groups.repository.ts';
+import { codeBase, codeCandidates, generateCode } from './join-codes.ts';
 
 export interface GroupsDeps {
   db: Database;
@@ -29,20 +29,14 @@ export interface GroupsDeps {
 
 /** A group's map shows every located shared post; beyond this many, the newest. */
 export const GROUP_MAP_MAX_POSTS = 1000;
-/** Attempts at a free join code before giving up (10 000 codes per name: collisions are rare). */
+/** Attempts at a free join code before giving up (2^40 codes per name: a collision is a freak). */
 const CODE_ATTEMPTS = 12;
 
 // ---------------------------------------------------------------------------------------------------
-// Join codes: `<name without spaces or #>#<4 digits>`, unique case-insensitively (database index)
+// Join codes (join-codes.ts), unique case-insensitively (database index)
 // ---------------------------------------------------------------------------------------------------
 
-export function codeBase(name: string): string {
-  return name.replace(/[\s#]+/gu, '') || 'Group';
-}
-
-export function generateCode(name: string): string {
-  return `${codeBase(name)}#${String(randomInt(0, 10_000)).padStart(4, '0')}`;
-}
+export { codeBase, generateCode };
 
 /**
  * Runs `write` with fresh codes until one is free. Each attempt is its own transaction: a unique
@@ -146,13 +140,13 @@ export async function createGroup(
   };
 }
 
-/** A join request for the owner to answer; codes match case-insensitively. */
+/** A join request for the owner to answer; codes are forgiving to type (codeCandidates). */
 export async function requestToJoin(
   deps: GroupsDeps,
   viewer: AuthContext,
   code: string,
 ): Promise<MessageResponse> {
-  const group = await repo.findGroupByCode(deps.db, code);
+  const group = await repo.findGroupByCode(deps.db, codeCandidates(code));
   if (!group) throw badRequest(GROUP_MESSAGES.codeNotFound);
   const role = await repo.findRole(deps.db, group.id, viewer.userId);
   if (role === 'owner') throw badRequest(GROUP_MESSAGES.alreadyOwner);
