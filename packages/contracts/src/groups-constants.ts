@@ -16,6 +16,7 @@ export const GROUP_MESSAGES = {
   nameTooLong: `Group name must be at most ${GROUP_NAME_MAX} characters`,
   codeRequired: 'Group code is required',
   codeNotFound: 'No group found with that code',
+  tooManyWrongCodes: 'Too many wrong group codes. Please wait a few minutes before trying again.',
   alreadyMember: 'You are already a member of that group',
   alreadyOwner: 'You are the owner of that group',
   alreadyRequested: 'You have already asked to join that group; its owner has not answered yet',

@@ -14,15 +14,18 @@ import {
   type SharePostResponse,
 } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { listAllPosts, listPosts } from '../posts/post-view.ts';
 import * as repo from './groups.repository.ts';
 import { codeBase, codeCandidates, generateCode } from './join-codes.ts';
+import { joinThrottleKeys, type JoinThrottle } from './join-throttle.ts';
 
 export interface GroupsDeps {
   db: Database;
+  /** Counts wrong join codes per account and per address (join-throttle.ts). */
+  joinThrottle: JoinThrottle;
   /** S3_PUBLIC_URL or undefined: where media URLs point. */
   publicBase: string | undefined;
 }
@@ -140,14 +143,30 @@ export async function createGroup(
   };
 }
 
-/** A join request for the owner to answer; codes are forgiving to type (codeCandidates). */
+/**
+ * A join request for the owner to answer; codes are forgiving to type (codeCandidates). Wrong codes
+ * count against the account and the address it comes from (join-throttle.ts); while either is over
+ * its limit every attempt is refused, a right code too, so a guesser learns nothing from a 429.
+ */
 export async function requestToJoin(
   deps: GroupsDeps,
   viewer: AuthContext,
   code: string,
+  address: string,
 ): Promise<MessageResponse> {
-  const group = await repo.findGroupByCode(deps.db, codeCandidates(code));
+  const keys = joinThrottleKeys(viewer.userId, address);
+  const waitMs = await deps.joinThrottle.take(keys);
+  if (waitMs > 0) {
+    throw new HttpError(429, GROUP_MESSAGES.tooManyWrongCodes, {
+      'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+    });
+  }
+  const group = await repo.findGroupByCode(deps.db, codeCandidates(code)).catch(async (err: unknown) => {
+    await deps.joinThrottle.refund(keys);
+    throw err;
+  });
   if (!group) throw badRequest(GROUP_MESSAGES.codeNotFound);
+  await deps.joinThrottle.refund(keys);
   const role = await repo.findRole(deps.db, group.id, viewer.userId);
   if (role === 'owner') throw badRequest(GROUP_MESSAGES.alreadyOwner);
   if (role === 'member') throw badRequest(GROUP_MESSAGES.alreadyMember);
