@@ -14,6 +14,7 @@ export const GROUP_CODE_MAX = 60;
 export const GROUP_MESSAGES = {
   nameRequired: 'Group name is required',
   nameTooLong: `Group name must be at most ${GROUP_NAME_MAX} characters`,
+  nameInvisible: 'Group name must contain a visible character',
   codeRequired: 'Group code is required',
   codeNotFound: 'No group found with that code',
   tooManyWrongCodes: 'Too many wrong group codes. Please wait a few minutes before trying again.',
