@@ -104,8 +104,14 @@ describe('join codes: 40 random bits, forgiving to type', () => {
       const [, first, second] = FORMAT.exec(group.code)!;
       const other = CROCKFORD[(CROCKFORD.indexOf(second![3]!) + 1) % 32];
       const user = await createUser(t.db);
-      for (const typed of [`CalleSolCats-${first}-${second}`, `CalleLunaCats-${first}-${second!.slice(0, 3)}${other}`]) {
-        expect(await join(user, typed)).toEqual({ status: 400, body: { message: GROUP_MESSAGES.codeNotFound } });
+      for (const typed of [
+        `CalleSolCats-${first}-${second}`,
+        `CalleLunaCats-${first}-${second!.slice(0, 3)}${other}`,
+      ]) {
+        expect(await join(user, typed)).toEqual({
+          status: 400,
+          body: { message: GROUP_MESSAGES.codeNotFound },
+        });
       }
     });
 

@@ -39,9 +39,7 @@ export function codeCandidates(typed: string): string[] {
   const candidates = [trimmed];
   const compact = trimmed.normalize('NFC').replace(SEPARATORS, '');
   if (compact.length > SECRET_LENGTH) {
-    const secret = [...compact.slice(-SECRET_LENGTH).toUpperCase()]
-      .map((c) => LOOK_ALIKES[c] ?? c)
-      .join('');
+    const secret = [...compact.slice(-SECRET_LENGTH).toUpperCase()].map((c) => LOOK_ALIKES[c] ?? c).join('');
     if ([...secret].every((c) => CODE_ALPHABET.includes(c))) {
       const base = compact.slice(0, -SECRET_LENGTH);
       candidates.push(`${base}-${secret.slice(0, SECRET_GROUP)}-${secret.slice(SECRET_GROUP)}`);

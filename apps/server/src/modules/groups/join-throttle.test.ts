@@ -30,7 +30,11 @@ async function join(t: TestApp, userId: string, submitData: string, remoteAddres
     payload: { submitData },
     remoteAddress,
   });
-  return { status: res.statusCode, body: res.json() as { message: string }, retryAfter: res.headers['retry-after'] };
+  return {
+    status: res.statusCode,
+    body: res.json() as { message: string },
+    retryAfter: res.headers['retry-after'],
+  };
 }
 
 function expectThrottled(res: Awaited<ReturnType<typeof join>>) {
@@ -121,28 +125,31 @@ async function redisAnswers(): Promise<boolean> {
   });
 }
 
-describe.skipIf(!(await redisAnswers()))('wrong join codes are counted across instances through Redis', () => {
-  let a: TestApp;
-  let b: TestApp;
-  beforeAll(async () => {
-    const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
-    [a, b] = [await buildTestApp(env), await buildTestApp(env)];
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-  });
+describe.skipIf(!(await redisAnswers()))(
+  'wrong join codes are counted across instances through Redis',
+  () => {
+    let a: TestApp;
+    let b: TestApp;
+    beforeAll(async () => {
+      const env = { REDIS_URL: 'redis://127.0.0.1:6379' };
+      [a, b] = [await buildTestApp(env), await buildTestApp(env)];
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+    });
 
-  it("one address's wrong codes on two instances add up", async () => {
-    const address = freshAddress();
-    // Accounts are per database, so each instance has its own; the address is what they share.
-    for (let i = 0; i < 10; i += 1) {
-      const app = i % 2 === 0 ? a : b;
-      const account = await createUser(app.db);
-      const res = await join(app, account.id, WRONG, address);
-      expect({ status: res.status, body: res.body }).toEqual(notFound);
-    }
-    expectThrottled(await join(a, (await createUser(a.db)).id, WRONG, address));
-    expectThrottled(await join(b, (await createUser(b.db)).id, WRONG, address));
-  });
-});
+    it("one address's wrong codes on two instances add up", async () => {
+      const address = freshAddress();
+      // Accounts are per database, so each instance has its own; the address is what they share.
+      for (let i = 0; i < 10; i += 1) {
+        const app = i % 2 === 0 ? a : b;
+        const account = await createUser(app.db);
+        const res = await join(app, account.id, WRONG, address);
+        expect({ status: res.status, body: res.body }).toEqual(notFound);
+      }
+      expectThrottled(await join(a, (await createUser(a.db)).id, WRONG, address));
+      expectThrottled(await join(b, (await createUser(b.db)).id, WRONG, address));
+    });
+  },
+);
