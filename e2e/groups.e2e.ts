@@ -111,8 +111,8 @@ describe('groups', () => {
     await nameInput.fill('Garden Cats');
     await pageA.getByRole('button', { name: 'Create group' }).click();
     const created = await modalText(pageA);
-    const code = /Garden ?Cats#\d{4}/.exec(created)?.[0];
-    expect(code, created).toMatch(/^GardenCats#\d{4}$/);
+    const code = /GardenCats-[0-9A-Z]{4}-[0-9A-Z]{4}/.exec(created)?.[0];
+    expect(code, created).toMatch(/^GardenCats-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     const ownedLink = pageA.getByRole('link', { name: /Garden Cats\s*Owner/ });
     await ownedLink.waitFor();
     const groupId = (await ownedLink.getAttribute('href'))!.split('/').pop()!;

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
+import { backfillUsernameSkeletons } from './modules/account/username-skeletons.ts';
 import { createStorage } from './media/create-storage.ts';
 import { setImageConcurrency } from './media/image-pipeline.ts';
 import { sweepOrphanMedia } from './media/orphan-sweep.ts';
@@ -43,6 +44,7 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
   });
   try {
     await database.migrate();
+    await backfillUsernameSkeletons(database.db);
     const storage = createStorage(config);
     setImageConcurrency(config.IMAGE_CONCURRENCY);
     const webDistDir = config.WEB_DIST_DIR ? resolve(config.WEB_DIST_DIR) : defaultWebDistDir();

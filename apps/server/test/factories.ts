@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.ts';
 import { posts, users, type PostRow, type UserRow } from '../src/db/schema/index.ts';
+import { usernameSkeleton } from '../src/lib/confusables.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 
 export const DEFAULT_PASSWORD = 'Whiskers123';
@@ -22,12 +23,20 @@ export async function createUser(
 ): Promise<CreatedUser> {
   const { password, ...columns } = overrides;
   const id = next();
+  const username = columns.username ?? `cat_${id}`;
   const passwordHash = password
     ? await hashPassword(password)
     : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
   const [row] = await db
     .insert(users)
-    .values({ username: `cat_${id}`, email: `user_${id}@example.com`, passwordHash, ...columns })
+    .values({
+      username,
+      // As the app stores it (auth.repository insertUser); override with null for an account from before.
+      usernameSkeleton: usernameSkeleton(username),
+      email: `user_${id}@example.com`,
+      passwordHash,
+      ...columns,
+    })
     .returning();
   return { ...row!, password: password ?? DEFAULT_PASSWORD };
 }

@@ -23,6 +23,7 @@ export const AUTH_MESSAGES = {
   forbidden: 'Forbidden',
   emailTaken: 'That email is already registered',
   usernameTaken: 'That display name is already taken',
+  usernameConfusable: 'That display name looks too much like an existing one; please choose another',
   tooManyAttempts: 'Too many login attempts, please try again later',
   tooManyRequests: 'Too many requests, please try again later',
   accountCreated: 'Account created',

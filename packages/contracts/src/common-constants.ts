@@ -3,3 +3,13 @@
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
+
+/**
+ * Characters that show nothing on their own: whitespace, default-ignorable code points (zero-width
+ * spaces and joiners, Hangul fillers, variation selectors...), controls and format characters, lone
+ * combining marks, and the braille blank (U+2800), which fonts draw as an empty cell.
+ */
+const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Mn}\p{Me}\u2800]/gu;
+
+/** False for a name that would show as blank: made only of invisible characters (issue 23). */
+export const hasVisibleCharacter = (text: string): boolean => text.replace(INVISIBLE, '').length > 0;

@@ -3,15 +3,21 @@
 
 /** Spec section 9: group name at most 20 characters (counted as characters, like the database). */
 export const GROUP_NAME_MAX = 20;
-/** A join code: the name without spaces or '#', then '#' and four digits (spec example London#1234). */
+/**
+ * The spec's example of a join code, shown as the join form's placeholder. Real codes are the name
+ * without spaces and two groups of four characters (CalleLunaCats-7KQ4-M2XD, issue 23); codes of
+ * older groups in the example's shape keep working until their owner makes a new one.
+ */
 export const GROUP_CODE_EXAMPLE = 'London#1234';
 export const GROUP_CODE_MAX = 60;
 
 export const GROUP_MESSAGES = {
   nameRequired: 'Group name is required',
   nameTooLong: `Group name must be at most ${GROUP_NAME_MAX} characters`,
+  nameInvisible: 'Group name must contain a visible character',
   codeRequired: 'Group code is required',
   codeNotFound: 'No group found with that code',
+  tooManyWrongCodes: 'Too many wrong group codes. Please wait a few minutes before trying again.',
   alreadyMember: 'You are already a member of that group',
   alreadyOwner: 'You are the owner of that group',
   alreadyRequested: 'You have already asked to join that group; its owner has not answered yet',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { postSchema } from './posts.ts';
 import { userSummarySchema } from './users.ts';
+import { hasVisibleCharacter } from './common-constants.ts';
 import { GROUP_NAME_MAX, GROUP_CODE_MAX, GROUP_MESSAGES } from './groups-constants.ts';
 
 export * from './groups-constants.ts';
@@ -8,11 +9,16 @@ export * from './groups-constants.ts';
 export const groupRoleSchema = z.enum(['owner', 'member']);
 export type GroupRole = z.infer<typeof groupRoleSchema>;
 
-/** Trimmed, required, at most 20 characters (code points, as PostgreSQL's char_length counts them). */
+/**
+ * Trimmed, required, at least one visible character, at most 20 characters (code points, as
+ * PostgreSQL's char_length counts them).
+ */
 export const groupNameSchema = z
   .string({ error: GROUP_MESSAGES.nameRequired })
   .trim()
   .min(1, GROUP_MESSAGES.nameRequired)
+  // Zero-width spaces, braille blanks or Hangul fillers only: a group that looks nameless (issue 23).
+  .refine(hasVisibleCharacter, { message: GROUP_MESSAGES.nameInvisible, abort: true })
   .refine((name) => [...name].length <= GROUP_NAME_MAX, GROUP_MESSAGES.nameTooLong);
 
 export const groupCodeSchema = z

@@ -139,7 +139,7 @@ describe('sample content seed', () => {
       await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}`, headers: owner })
     ).json() as GroupDetail;
     expect(asOwner.pendingRequests).toHaveLength(SAMPLE_GROUP.pending.length);
-    expect(asOwner.code).toMatch(/^CalleLunaCats#\d{4}$/);
+    expect(asOwner.code).toMatch(/^CalleLunaCats-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
 
     const feed = (
       await t.app.inject({ url: `/api/groups/${SAMPLE_GROUP.id}/posts`, headers })

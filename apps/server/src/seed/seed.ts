@@ -24,6 +24,7 @@ import {
 import { generateCode } from '../modules/groups/groups.service.ts';
 import { readGps, storeImageVariants } from '../media/image-pipeline.ts';
 import type { MediaStorage } from '../media/storage.ts';
+import { usernameSkeleton } from '../lib/confusables.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { catArtFor, catFaceSvg, catSvg, phoneExif } from './cat-art.ts';
 import {
@@ -50,6 +51,7 @@ export async function seedDemoUser({ db }: SeedContext): Promise<void> {
     .values({
       id: DEMO_USER_ID,
       username: DEMO_USERNAME,
+      usernameSkeleton: usernameSkeleton(DEMO_USERNAME),
       email: DEMO_EMAIL,
       passwordHash: await hashPassword(DEMO_PASSWORD),
     })
@@ -113,6 +115,7 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
         return {
           id: u.id,
           username: u.username,
+          usernameSkeleton: usernameSkeleton(u.username),
           email: u.email,
           passwordHash,
           profilePicKey,

@@ -21,7 +21,7 @@ export const groups = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
-    /** Join code shaped like the spec's example London#1234. */
+    /** Join code: Name-XXXX-XXXX (join-codes.ts); older groups may still have the London#1234 shape. */
     code: text('code').notNull(),
     ownerId: uuid('owner_id')
       .notNull()

@@ -16,6 +16,12 @@ export const users = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     username: text('username').notNull(),
+    /**
+     * usernameSkeleton(username) (lib/confusables.ts): one account per look-alike name (issue 23).
+     * Null only for accounts older than the column whose name looked like an older account's: they
+     * keep their name, and the older account's key still keeps new look-alikes out.
+     */
+    usernameSkeleton: text('username_skeleton'),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     /** Storage key prefix of the profile picture's variants (avatars/<hash>), null when none. */
@@ -27,6 +33,7 @@ export const users = pgTable(
   (t) => [
     // Case-insensitive uniqueness lives in the database, not only in the service.
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_username_skeleton_idx').on(t.usernameSkeleton),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     check('users_username_length', sql`char_length(${t.username}) between 3 and 23`),
   ],

@@ -1,5 +1,6 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { usernameSkeleton } from '../../lib/confusables.ts';
 import { loginFailures, posts, users, type UserRow } from '../../db/schema/index.ts';
 
 export async function updateUser(
@@ -7,7 +8,12 @@ export async function updateUser(
   userId: string,
   values: Partial<Pick<UserRow, 'username' | 'email' | 'passwordHash' | 'exactPublicLocation'>>,
 ): Promise<UserRow | null> {
-  const [row] = await db.update(users).set(values).where(eq(users.id, userId)).returning();
+  // A new username brings its look-alike key (users_username_skeleton_idx decides races).
+  const set =
+    values.username === undefined
+      ? values
+      : { ...values, usernameSkeleton: usernameSkeleton(values.username) };
+  const [row] = await db.update(users).set(set).where(eq(users.id, userId)).returning();
   return row ?? null;
 }
 
@@ -49,4 +55,28 @@ export async function deleteUser(db: Executor, userId: string): Promise<boolean>
 /** login_failures is keyed by email, not by user, so no foreign key cascades into it. */
 export async function clearLoginFailuresFor(db: Executor, email: string): Promise<void> {
   await db.delete(loginFailures).where(eq(loginFailures.emailLower, sql`lower(${email})`));
+}
+
+/** Accounts created before username_skeleton existed (or by an instance that predates it), oldest first. */
+export async function usersWithoutSkeleton(db: Executor): Promise<{ id: string; username: string }[]> {
+  return db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(isNull(users.usernameSkeleton))
+    .orderBy(asc(users.createdAt), asc(users.id));
+}
+
+/** Stores the key unless another account holds it already; false then (the account keeps a null key). */
+export async function setSkeletonIfFree(db: Executor, userId: string, skeleton: string): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ usernameSkeleton: skeleton })
+    .where(
+      and(
+        eq(users.id, userId),
+        sql`not exists (select 1 from ${users} as other where other.username_skeleton = ${skeleton})`,
+      ),
+    )
+    .returning({ id: users.id });
+  return rows.length > 0;
 }

@@ -69,6 +69,8 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
       // Excluding oneself lets a user change only the case of their own name.
       if (await authRepo.isUsernameTaken(db, input.username, user.id))
         throw conflict(AUTH_MESSAGES.usernameTaken);
+      if (await authRepo.isUsernameConfusable(db, input.username, user.id))
+        throw conflict(AUTH_MESSAGES.usernameConfusable);
       return update(viewer, { username: input.username });
     },
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor, Transaction } from '../../db/client.ts';
+import { usernameSkeleton } from '../../lib/confusables.ts';
 import { loginFailures, refreshTokens, users, type UserRow } from '../../db/schema/index.ts';
 
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
@@ -55,11 +56,34 @@ export async function isUsernameTaken(
   return rows.length > 0;
 }
 
+/** Another account whose name looks like this one (same usernameSkeleton), other than exceptUserId. */
+export async function isUsernameConfusable(
+  db: Executor,
+  username: string,
+  exceptUserId?: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.usernameSkeleton, usernameSkeleton(username)),
+        exceptUserId ? ne(users.id, exceptUserId) : undefined,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The username's look-alike key is stored with it; users_username_skeleton_idx keeps it unique. */
 export async function insertUser(
   db: Executor,
   values: { username: string; email: string; passwordHash: string },
 ): Promise<UserRow> {
-  const [row] = await db.insert(users).values(values).returning();
+  const [row] = await db
+    .insert(users)
+    .values({ ...values, usernameSkeleton: usernameSkeleton(values.username) })
+    .returning();
   return row!;
 }
 

@@ -129,6 +129,8 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
       // Checked first for a readable message; the unique indexes still decide a race between two sign-ups.
       if (await repo.isEmailTaken(db, input.email)) throw conflict(AUTH_MESSAGES.emailTaken);
       if (await repo.isUsernameTaken(db, input.username)) throw conflict(AUTH_MESSAGES.usernameTaken);
+      if (await repo.isUsernameConfusable(db, input.username))
+        throw conflict(AUTH_MESSAGES.usernameConfusable);
       const passwordHash = await hashPassword(input.password);
       try {
         return await repo.insertUser(db, { username: input.username, email: input.email, passwordHash });
@@ -251,6 +253,7 @@ export function uniqueConflict(err: unknown): HttpError | null {
   const index = repo.violatedUniqueIndex(err);
   if (index === null) return null;
   if (index.includes('email')) return conflict(AUTH_MESSAGES.emailTaken);
+  if (index.includes('skeleton')) return conflict(AUTH_MESSAGES.usernameConfusable);
   if (index.includes('username')) return conflict(AUTH_MESSAGES.usernameTaken);
   return null;
 }

@@ -59,11 +59,17 @@ export async function listUserGroups(db: Executor, userId: string): Promise<User
     .orderBy(asc(groupMembers.joinedAt), asc(groups.id));
 }
 
-export async function findGroupByCode(db: Executor, code: string): Promise<GroupRow | null> {
+/** The group whose code is any of `codes`, compared case-insensitively (groups_code_lower_idx). */
+export async function findGroupByCode(db: Executor, codes: readonly string[]): Promise<GroupRow | null> {
+  if (codes.length === 0) return null;
+  const lowered = sql.join(
+    codes.map((c) => sql`lower(${c})`),
+    sql`, `,
+  );
   const [row] = await db
     .select({ id: groups.id, name: groups.name, code: groups.code, ownerId: groups.ownerId })
     .from(groups)
-    .where(sql`lower(${groups.code}) = lower(${code})`)
+    .where(sql`lower(${groups.code}) in (${lowered})`)
     .limit(1);
   return row ?? null;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   createGroupRequestSchema,
   createGroupResponseSchema,
+  errorResponseSchema,
   groupDetailSchema,
   groupMapResponseSchema,
   groupParamsSchema,
@@ -20,7 +21,9 @@ import {
   sharePostResponseSchema,
 } from '@cats/contracts';
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
+import { sharedRedis } from '../../lib/redis.ts';
 import * as groups from './groups.service.ts';
+import { memoryJoinThrottle, redisJoinThrottle } from './join-throttle.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['groups'];
@@ -33,7 +36,13 @@ async function refuseDemo(request: FastifyRequest) {
 /** Groups, join requests, the group's pictures and map, and sharing posts with groups (issue 7). */
 export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireAuth);
-  const deps: groups.GroupsDeps = { db: app.database.db, publicBase: app.config.S3_PUBLIC_URL };
+  const redisUrl = app.config.REDIS_URL;
+  const deps: groups.GroupsDeps = {
+    db: app.database.db,
+    publicBase: app.config.S3_PUBLIC_URL,
+    // Shared by every instance through Redis when configured, like the other rate limits.
+    joinThrottle: redisUrl ? redisJoinThrottle(sharedRedis(redisUrl)) : memoryJoinThrottle(),
+  };
 
   app.get(
     '/groups',
@@ -70,12 +79,15 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "Ask to join a group by its code (submitData); the group's owner accepts or declines",
+        summary:
+          "Ask to join a group by its code (submitData); the group's owner accepts or declines. " +
+          'Case, spaces and dashes do not matter; after 10 wrong codes in 10 minutes from an account ' +
+          'or an address every attempt answers 429 with Retry-After until the window ends',
         body: joinGroupRequestSchema,
-        response: { 200: messageResponseSchema },
+        response: { 200: messageResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
     },
-    async (request) => groups.requestToJoin(deps, caller(request), request.body.submitData),
+    async (request) => groups.requestToJoin(deps, caller(request), request.body.submitData, request.ip),
   );
 
   app.get(

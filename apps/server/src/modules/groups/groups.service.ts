@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import {
   FEED_PAGE_SIZE,
   GROUP_MESSAGES,
@@ -16,34 +15,32 @@ import {
 } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
 import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { listAllPosts, listPosts } from '../posts/post-view.ts';
 import * as repo from './groups.repository.ts';
+import { codeBase, codeCandidates, generateCode } from './join-codes.ts';
+import { joinThrottleKeys, type JoinThrottle } from './join-throttle.ts';
 
 export interface GroupsDeps {
   db: Database;
+  /** Counts wrong join codes per account and per address (join-throttle.ts). */
+  joinThrottle: JoinThrottle;
   /** S3_PUBLIC_URL or undefined: where media URLs point. */
   publicBase: string | undefined;
 }
 
 /** A group's map shows every located shared post; beyond this many, the newest. */
 export const GROUP_MAP_MAX_POSTS = 1000;
-/** Attempts at a free join code before giving up (10 000 codes per name: collisions are rare). */
+/** Attempts at a free join code before giving up (2^40 codes per name: a collision is a freak). */
 const CODE_ATTEMPTS = 12;
 
 // ---------------------------------------------------------------------------------------------------
-// Join codes: `<name without spaces or #>#<4 digits>`, unique case-insensitively (database index)
+// Join codes (join-codes.ts), unique case-insensitively (database index)
 // ---------------------------------------------------------------------------------------------------
 
-export function codeBase(name: string): string {
-  return name.replace(/[\s#]+/gu, '') || 'Group';
-}
-
-export function generateCode(name: string): string {
-  return `${codeBase(name)}#${String(randomInt(0, 10_000)).padStart(4, '0')}`;
-}
+export { codeBase, generateCode };
 
 /**
  * Runs `write` with fresh codes until one is free. Each attempt is its own transaction: a unique
@@ -148,14 +145,30 @@ export async function createGroup(
   };
 }
 
-/** A join request for the owner to answer; codes match case-insensitively. */
+/**
+ * A join request for the owner to answer; codes are forgiving to type (codeCandidates). Wrong codes
+ * count against the account and the address it comes from (join-throttle.ts); while either is over
+ * its limit every attempt is refused, a right code too, so a guesser learns nothing from a 429.
+ */
 export async function requestToJoin(
   deps: GroupsDeps,
   viewer: AuthContext,
   code: string,
+  address: string,
 ): Promise<MessageResponse> {
-  const group = await repo.findGroupByCode(deps.db, code);
+  const keys = joinThrottleKeys(viewer.userId, address);
+  const waitMs = await deps.joinThrottle.take(keys);
+  if (waitMs > 0) {
+    throw new HttpError(429, GROUP_MESSAGES.tooManyWrongCodes, {
+      'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+    });
+  }
+  const group = await repo.findGroupByCode(deps.db, codeCandidates(code)).catch(async (err: unknown) => {
+    await deps.joinThrottle.refund(keys);
+    throw err;
+  });
   if (!group) throw badRequest(GROUP_MESSAGES.codeNotFound);
+  await deps.joinThrottle.refund(keys);
   const role = await repo.findRole(deps.db, group.id, viewer.userId);
   if (role === 'owner') throw badRequest(GROUP_MESSAGES.alreadyOwner);
   if (role === 'member') throw badRequest(GROUP_MESSAGES.alreadyMember);

@@ -69,14 +69,14 @@ describe('groups', () => {
   afterAll(async () => t?.close());
 
   describe('create', () => {
-    it('creates a group owned by the caller with a London#1234-shaped code', async () => {
+    it('creates a group owned by the caller with a Name-XXXX-XXXX code', async () => {
       const res = await call<CreateGroupResponse>(owner, 'POST', '/api/groups/createGroup', {
         submitData: '  Cat Lovers #1 ',
       });
       expect(res.status).toBe(200);
       const { group } = res.body;
       expect(group.groupName).toBe('Cat Lovers #1');
-      expect(group.code).toMatch(/^CatLovers1#\d{4}$/);
+      expect(group.code).toMatch(/^CatLovers1-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
       expect(res.body.message).toContain(group.code);
       expect(res.body.ownedGroups).toContainEqual({ _id: group._id, groupName: 'Cat Lovers #1' });
       expect(res.body.memberGroups).toEqual([]);
@@ -104,7 +104,7 @@ describe('groups', () => {
     });
 
     it('gives same-named groups distinct codes; the database refuses a duplicate in any case', async () => {
-      // Three groups named alike: codes must differ even if the digits repeat.
+      // Three groups named alike: codes must differ even if the secrets repeat.
       const created = await Promise.all(['Paris', 'paris', 'PARIS'].map((n) => createGroup(stranger, n)));
       const lower = created.map((g) => g.code.toLowerCase());
       expect(new Set(lower).size).toBe(3);
@@ -115,10 +115,11 @@ describe('groups', () => {
       ).rejects.toThrow();
     });
 
-    it('builds codes from the name without spaces or #', () => {
+    it('builds codes from the name without spaces, dashes or #', () => {
       expect(codeBase('New York')).toBe('NewYork');
       expect(codeBase('# # #')).toBe('Group');
-      expect(generateCode('San José')).toMatch(/^SanJosé#\d{4}$/);
+      expect(codeBase('Cats-R-Us')).toBe('CatsRUs');
+      expect(generateCode('San José')).toMatch(/^SanJosé-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     });
 
     it('lists owned and member groups separately', async () => {
@@ -297,7 +298,7 @@ describe('groups', () => {
       expect((await call(m, 'POST', `/api/groups/${group._id}/code`)).status).toBe(403);
       const res = await call<{ message: string; code: string }>(a, 'POST', `/api/groups/${group._id}/code`);
       expect(res.status).toBe(200);
-      expect(res.body.code).toMatch(/^Rome#\d{4}$/);
+      expect(res.body.code).toMatch(/^Rome-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
       expect(res.body.code).not.toBe(group.code);
       expect(res.body.message).toBe(GROUP_MESSAGES.codeRegenerated);
       const old = await call(b, 'POST', '/api/groups/joinGroup', { submitData: group.code });

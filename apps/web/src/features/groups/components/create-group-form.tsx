@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { GROUP_NAME_MAX } from '@cats/contracts';
+import { GROUP_MESSAGES, GROUP_NAME_MAX, hasVisibleCharacter } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { useCreateGroup } from '../api/create-group.ts';
@@ -11,6 +11,11 @@ export function CreateGroupForm({ onResult }: { onResult: (message: string) => v
   const create = useCreateGroup();
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // The server refuses it too (the contracts' rule); answered here without a round trip.
+    if (!hasVisibleCharacter(name)) {
+      onResult(name.trim() ? GROUP_MESSAGES.nameInvisible : GROUP_MESSAGES.nameRequired);
+      return;
+    }
     create.mutate(name.trim(), {
       onSuccess: ({ message }) => {
         setName('');
