@@ -246,6 +246,9 @@ describe('groups', () => {
     await page.getByRole('heading', { name: 'Calle Luna Cats', level: 1 }).waitFor();
     await page.locator('article[data-post-id]').first().waitFor();
     expect(await page.getByText(ANONYMISED_USERNAME).count()).toBeGreaterThan(0);
+    // No join code for the shared account (issue 23), and a word on why locations are approximate.
+    expect(await page.locator('.groups-code__value').count()).toBe(0);
+    await page.getByText('the join code is not shown').waitFor();
     await screenshot(page, 'groups-demo-390');
     await page.getByRole('button', { name: 'Leave group' }).click();
     await page
