@@ -31,6 +31,15 @@ describe('config', () => {
     for (const none of ['none', 'false', '0', 'no']) expect(loadConfig({ SEED: none }).SEED).toBe('none');
   });
 
+  it('serves the API explorer outside production, and in production only when asked', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({}).API_DOCS).toBe(true);
+    expect(loadConfig({ API_DOCS: 'false' }).API_DOCS).toBe(false);
+    expect(loadConfig(production).API_DOCS).toBe(false);
+    expect(loadConfig({ ...production, API_DOCS: 'true' }).API_DOCS).toBe(true);
+    expect(() => loadConfig({ API_DOCS: 'on' })).toThrow(/API_DOCS="on": expected true or false/);
+  });
+
   it('refuses to start in production without a JWT secret', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET="": required in production/);
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET).toHaveLength(32);

@@ -63,6 +63,8 @@ const envSchema = z
     FEED_PAGE_SIZE: z.coerce.number({ message: 'expected a number' }).int().min(1).max(100).default(20),
     SEED: z.preprocess(emptyToUndefined, seedSetting),
     TRUST_PROXY: z.preprocess(emptyToUndefined, bool.default(false)),
+    // Swagger UI at /api/docs; unset: on except in production. /api/openapi.json is always served.
+    API_DOCS: z.preprocess(emptyToUndefined, bool.optional()),
     MEDIA_DIR: optionalString,
     S3_ENDPOINT: z.preprocess(
       emptyToUndefined,
@@ -151,7 +153,13 @@ const envSchema = z
       });
     }
   })
-  .transform((env) => ({ ...env, SEED: resolveSeed(env.SEED, env.NODE_ENV) }));
+  .transform((env) => ({
+    ...env,
+    SEED: resolveSeed(env.SEED, env.NODE_ENV),
+    // A production server shows no API explorer (one more page, with its own CSP exception, to keep
+    // safe) unless the operator asks for it; the contract itself stays at /api/openapi.json.
+    API_DOCS: env.API_DOCS ?? env.NODE_ENV !== 'production',
+  }));
 
 export type Config = z.infer<typeof envSchema>;
 
