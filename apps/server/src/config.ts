@@ -17,7 +17,7 @@ const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 export type SeedChoice = 'sample' | 'demo' | 'none';
 const seedSetting = z
   .enum(['sample', 'demo', 'none', 'true', 'false', '1', '0', 'yes', 'no'], {
-    message: 'expected sample, demo or none (true: this environment\'s default, false: none)',
+    message: "expected sample, demo or none (true: this environment's default, false: none)",
   })
   .optional();
 
