@@ -3,3 +3,18 @@
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
+
+/**
+ * A plain decimal number as people and Leaflet write coordinates: optional sign, digits, optional
+ * fraction (`-12.345`, `.5`). JavaScript's Number() also reads `0x10` as 16, `0b1`, `0o7`, `1e1` and
+ * `Infinity`; none of those is a coordinate anyone typed (issue 23).
+ */
+export const DECIMAL_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** The text as a decimal number, or null when it is anything else (surrounding spaces allowed). */
+export function parseDecimal(text: string): number | null {
+  const trimmed = text.trim();
+  if (!DECIMAL_PATTERN.test(trimmed)) return null;
+  const n = Number(trimmed);
+  return Number.isFinite(n) ? n : null;
+}

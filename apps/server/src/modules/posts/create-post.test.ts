@@ -143,6 +143,39 @@ describe('POST /api/posts/createPost: accepted photos', () => {
     expect([row!.latitude, row!.longitude, row!.showLocation]).toEqual([null, null, false]);
   });
 
+  it('reads coordinates as plain decimals only: 0x10 is no 16, the photo GPS counts instead', async () => {
+    for (const [latitude, longitude] of [
+      ['0x10', '0x10'],
+      ['0b1', '0o7'],
+      ['1e1', '2e1'],
+      ['Infinity', '-Infinity'],
+      ['  ', '  '],
+    ] as const) {
+      const withGps = await upload('photo-gps.jpg', { latitude, longitude, showLocation: 'true' });
+      expect(withGps.statusCode).toBe(201);
+      const { post } = withGps.json() as { post: Post };
+      // The photo's own GPS (Málaga), not the fields.
+      expect([post.latitude, post.longitude], latitude).toEqual([
+        expect.closeTo(36.7213, 6),
+        expect.closeTo(-4.4214, 4),
+      ]);
+    }
+    const noGps = await upload('photo-no-gps.jpg', {
+      latitude: '0x10',
+      longitude: '0x10',
+      showLocation: 'true',
+    });
+    const { post } = noGps.json() as { post: Post };
+    expect([post.latitude, post.longitude, post.showLocation]).toEqual([null, null, false]);
+    // Plain decimals still count, signs and a bare fraction included.
+    const typed = await upload('photo-gps.jpg', {
+      latitude: '-12.345',
+      longitude: '+.5',
+      showLocation: 'true',
+    });
+    expect(typed.json()).toMatchObject({ post: { latitude: -12.345, longitude: 0.5 } });
+  });
+
   it('keeps showLocation off without coordinates, and off when the switch is off', async () => {
     const none = (
       await upload('photo-no-gps.jpg', { showLocation: 'true', latitude: 'undefined' })

@@ -3,6 +3,7 @@ import {
   createPostFieldsSchema,
   isUuid,
   latitudeSchema,
+  parseDecimal,
   longitudeSchema,
   type Post,
 } from '@cats/contracts';
@@ -27,13 +28,12 @@ export interface PostsDeps {
 
 type Coordinates = { latitude: number; longitude: number };
 
-/** A form value as a number; FormData turns a missing value into '', 'undefined' or 'null'. */
+/**
+ * A form value as a number: plain decimals only (`0x10` is no 16). Anything else, including what
+ * FormData makes of a missing value ('', 'undefined', 'null'), is no number.
+ */
 function numberField(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  if (trimmed === '' || trimmed === 'undefined' || trimmed === 'null') return null;
-  const n = Number(trimmed);
-  return Number.isFinite(n) ? n : null;
+  return value === undefined ? null : parseDecimal(value);
 }
 
 function inRange(latitude: number, longitude: number): Coordinates | null {
