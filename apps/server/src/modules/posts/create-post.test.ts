@@ -73,7 +73,7 @@ async function expectCleanVariants(post: Post) {
   expect(Object.keys(post.image.variants).sort()).toEqual(IMAGE_WIDTHS.map(String).sort());
   for (const width of IMAGE_WIDTHS) {
     const url = post.image.variants[String(width)]!;
-    expect(url).toMatch(new RegExp(`^/media/posts/[a-f0-9]{64}/${width}\\.webp$`));
+    expect(url).toMatch(new RegExp(`^/media/posts/[a-f0-9]{32}/${width}\\.webp$`));
     const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/webp');

@@ -10,7 +10,6 @@ import {
 import type { Database } from '../../db/client.ts';
 import { badRequest } from '../../lib/http-errors.ts';
 import { byteLength, type ImageSource, readGps, storeImageVariants } from '../../media/image-pipeline.ts';
-import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { getPostView } from './post-view.ts';
@@ -88,7 +87,7 @@ function parseExifData(value: string | undefined): string | null {
 /**
  * Spot a cat. Order keeps rows and files in step: validate the fields, check and store the image
  * variants, then insert the row (with its group shares) in one transaction; if the row fails, the
- * just-written files go again unless another row uses the same content-addressed prefix.
+ * just-written files (under a prefix of their own) go again.
  */
 export async function createPost(
   deps: PostsDeps,
@@ -102,11 +101,7 @@ export async function createPost(
   if (!file || byteLength(file) === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
   const requestedGroups = parseGroupIds(fields.groupIds);
 
-  const stored = await storeImageVariants(deps.storage, file, {
-    kind: 'posts',
-    widths: IMAGE_WIDTHS,
-    isReferenced: (prefix) => isMediaPrefixReferenced(deps.db, prefix),
-  });
+  const stored = await storeImageVariants(deps.storage, file, { kind: 'posts', widths: IMAGE_WIDTHS });
   const coordinates = await resolveCoordinates(fields, file);
 
   let postId: string;
@@ -130,8 +125,8 @@ export async function createPost(
       return row.id;
     });
   } catch (err) {
-    const referenced = await isMediaPrefixReferenced(deps.db, stored.prefix).catch(() => true);
-    if (!referenced) await deps.storage.deletePrefix(stored.prefix).catch(() => {});
+    // The prefix is new and this post's alone (newMediaPrefix): no other row can point at it.
+    await deps.storage.deletePrefix(stored.prefix).catch(() => {});
     throw err;
   }
 
