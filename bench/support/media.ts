@@ -3,8 +3,7 @@
  * - a dozen post images and four profile pictures, put through the app's own pipeline (WebP variants,
  *   ThumbHash placeholder), which the 100,000 seeded posts share, so every URL in a response resolves;
  * - 12-megapixel JPEGs (4000 x 3000, photo-like texture, camera and GPS EXIF) to upload, each
- *   different, because uploads are stored by content hash and identical bytes would skip nothing but
- *   would share one prefix.
+ *   different, as real uploads are.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

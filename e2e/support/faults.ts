@@ -6,7 +6,7 @@ import { newUser, signUp } from './api.ts';
 
 /** Helpers for the fault and scale-out tests: real users, small real photos, fresh databases. */
 
-/** A small, real JPEG whose bytes depend on the seed (media prefixes are content-addressed). */
+/** A small, real JPEG whose bytes depend on the seed. */
 export async function smallJpeg(seed: number, width = 160, height = 120): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   let state = (seed * 2654435761) >>> 0 || 1;

@@ -17,6 +17,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { embeddedUpkeepPlugin } from './plugins/embedded-upkeep.ts';
 import { idleGcPlugin } from './plugins/idle-gc.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { privateAnswersPlugin } from './plugins/private-answers.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webPlugin } from './plugins/web.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -107,6 +108,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await redisReady(await acquireRedis(redisUrl));
   }
   await app.register(authPlugin, { secret: deps.jwtSecret });
+  // Signed-in answers are never cached: needs request.auth, which requireAuth sets.
+  await app.register(privateAnswersPlugin);
   // Before the routes: it attaches per-user write and upload limits to each write route as it is added.
   await app.register(writeRateLimitPlugin, { config });
 

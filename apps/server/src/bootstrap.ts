@@ -10,7 +10,7 @@ import { createStorage } from './media/create-storage.ts';
 import { setImageConcurrency } from './media/image-pipeline.ts';
 import { sweepOrphanMedia } from './media/orphan-sweep.ts';
 import { resolveJwtSecret } from './secrets.ts';
-import { seed } from './seed/seed.ts';
+import { seed, seedDemoUser } from './seed/seed.ts';
 
 /** The built web app: apps/web/dist, found from this file whether it runs from src/ or dist/. */
 export function defaultWebDistDir(): string | null {
@@ -74,7 +74,10 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
       log: app.log,
       graceMs: config.ORPHAN_SWEEP_GRACE_SECONDS * 1000,
     });
-    if (config.SEED) await seed({ db: database.db, storage, log: app.log });
+    // SEED (config.ts): production seeds the demo account only unless the operator asks for the sample.
+    const seedContext = { db: database.db, storage, log: app.log };
+    if (config.SEED === 'sample') await seed(seedContext);
+    else if (config.SEED === 'demo') await seedDemoUser(seedContext);
     return app;
   } catch (err) {
     await database.close();

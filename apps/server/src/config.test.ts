@@ -14,7 +14,30 @@ describe('config', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT="abc": expected a port number/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL="mysql:\/\/x": expected a postgres/);
-    expect(() => loadConfig({ SEED: 'maybe' })).toThrow(/SEED="maybe": expected true or false/);
+    expect(() => loadConfig({ SEED: 'maybe' })).toThrow(/SEED="maybe": expected sample, demo or none/);
+  });
+
+  it('seeds the sample neighbourhood by default outside production, the demo account only in production', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({}).SEED).toBe('sample');
+    expect(loadConfig({ NODE_ENV: 'test' }).SEED).toBe('sample');
+    expect(loadConfig(production).SEED).toBe('demo');
+    expect(loadConfig({ ...production, SEED: '' }).SEED).toBe('demo');
+    // true is the old boolean's "seed": this environment's default, never the sample accounts in production.
+    expect(loadConfig({ SEED: 'true' }).SEED).toBe('sample');
+    expect(loadConfig({ ...production, SEED: 'true' }).SEED).toBe('demo');
+    expect(loadConfig({ ...production, SEED: 'sample' }).SEED).toBe('sample');
+    expect(loadConfig({ SEED: 'demo' }).SEED).toBe('demo');
+    for (const none of ['none', 'false', '0', 'no']) expect(loadConfig({ SEED: none }).SEED).toBe('none');
+  });
+
+  it('serves the API explorer outside production, and in production only when asked', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({}).API_DOCS).toBe(true);
+    expect(loadConfig({ API_DOCS: 'false' }).API_DOCS).toBe(false);
+    expect(loadConfig(production).API_DOCS).toBe(false);
+    expect(loadConfig({ ...production, API_DOCS: 'true' }).API_DOCS).toBe(true);
+    expect(() => loadConfig({ API_DOCS: 'on' })).toThrow(/API_DOCS="on": expected true or false/);
   });
 
   it('refuses to start in production without a JWT secret', () => {

@@ -6,6 +6,29 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * What the start seeds: `sample` the demo account and the sample neighbourhood (six neighbours sharing
+ * the password the README prints), `demo` the read-only demo account only, `none` nothing. Unset, and
+ * `true` (the old boolean's "yes, seed"), mean the environment's default: `demo` in production, where
+ * sample accounts with a published password would be anyone's to log in to (issue 23), `sample`
+ * elsewhere. A production server gets the sample neighbourhood only when it is spelt out.
+ */
+export type SeedChoice = 'sample' | 'demo' | 'none';
+const seedSetting = z
+  .enum(['sample', 'demo', 'none', 'true', 'false', '1', '0', 'yes', 'no'], {
+    message: "expected sample, demo or none (true: this environment's default, false: none)",
+  })
+  .optional();
+
+export function resolveSeed(
+  value: z.infer<typeof seedSetting>,
+  nodeEnv: 'development' | 'production' | 'test',
+): SeedChoice {
+  if (value === 'sample' || value === 'demo' || value === 'none') return value;
+  if (value === 'false' || value === '0' || value === 'no') return 'none';
+  return nodeEnv === 'production' ? 'demo' : 'sample';
+}
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 
 const envSchema = z
@@ -38,8 +61,10 @@ const envSchema = z
       })
       .default('info'),
     FEED_PAGE_SIZE: z.coerce.number({ message: 'expected a number' }).int().min(1).max(100).default(20),
-    SEED: z.preprocess(emptyToUndefined, bool.default(true)),
+    SEED: z.preprocess(emptyToUndefined, seedSetting),
     TRUST_PROXY: z.preprocess(emptyToUndefined, bool.default(false)),
+    // Swagger UI at /api/docs; unset: on except in production. /api/openapi.json is always served.
+    API_DOCS: z.preprocess(emptyToUndefined, bool.optional()),
     MEDIA_DIR: optionalString,
     S3_ENDPOINT: z.preprocess(
       emptyToUndefined,
@@ -127,7 +152,14 @@ const envSchema = z
           'required in production (at least 32 random characters); generated secrets are for development only',
       });
     }
-  });
+  })
+  .transform((env) => ({
+    ...env,
+    SEED: resolveSeed(env.SEED, env.NODE_ENV),
+    // A production server shows no API explorer (one more page, with its own CSP exception, to keep
+    // safe) unless the operator asks for it; the contract itself stays at /api/openapi.json.
+    API_DOCS: env.API_DOCS ?? env.NODE_ENV !== 'production',
+  }));
 
 export type Config = z.infer<typeof envSchema>;
 

@@ -13,3 +13,18 @@ const INVISIBLE = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\
 
 /** False for a name that would show as blank: made only of invisible characters (issue 23). */
 export const hasVisibleCharacter = (text: string): boolean => text.replace(INVISIBLE, '').length > 0;
+
+/**
+ * A plain decimal number as people and Leaflet write coordinates: optional sign, digits, optional
+ * fraction (`-12.345`, `.5`). JavaScript's Number() also reads `0x10` as 16, `0b1`, `0o7`, `1e1` and
+ * `Infinity`; none of those is a coordinate anyone typed (issue 23).
+ */
+export const DECIMAL_PATTERN = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** The text as a decimal number, or null when it is anything else (surrounding spaces allowed). */
+export function parseDecimal(text: string): number | null {
+  const trimmed = text.trim();
+  if (!DECIMAL_PATTERN.test(trimmed)) return null;
+  const n = Number(trimmed);
+  return Number.isFinite(n) ? n : null;
+}

@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import { parseDecimal } from './common-constants.ts';
 import { postSchema } from './posts.ts';
 import { MAP_MAX_ZOOM, EXPLORE_POSTS_MAX, EXPLORE_MESSAGES } from './map-constants.ts';
 
 export * from './map-constants.ts';
 
-/** A query number: '' counts as missing, anything else must read as a finite number in range. */
+/**
+ * A query number: '' counts as missing, anything else must be a plain decimal in range (`0x10` is not
+ * 16: an unreadable value becomes NaN, which the schema refuses with the message below).
+ */
 const queryNumber = (name: string, min: number, max: number) =>
   z.preprocess(
-    (v) => (v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
+    (v) => (v === '' ? undefined : typeof v === 'string' ? (parseDecimal(v) ?? Number.NaN) : v),
     z
       .number({ message: `${name} must be a number` })
       .refine(Number.isFinite, `${name} must be a number`)

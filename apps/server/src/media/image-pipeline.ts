@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import exifr from 'exifr';
 import pLimit, { type LimitFunction } from 'p-limit';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
@@ -43,8 +43,6 @@ const firstBytes = (source: ImageSource): Buffer => (Buffer.isBuffer(source) ? s
 /** The image's size in bytes. */
 export const byteLength = (source: ImageSource): number =>
   Buffer.isBuffer(source) ? source.length : source.size;
-const sha256Of = (source: ImageSource): string =>
-  Buffer.isBuffer(source) ? createHash('sha256').update(source).digest('hex') : source.sha256;
 
 /** The type from the bytes themselves; a name or declared content type proves nothing. */
 export function detectImageType(input: Buffer): ImageType | null {
@@ -60,15 +58,10 @@ export interface StoreImageOptions {
   widths: readonly number[];
   /** Centre-crop to a square first (profile pictures). */
   square?: boolean;
-  /**
-   * Whether a row already points at this prefix (content-addressed: the same image posted before). When
-   * a write fails, the prefix is removed only if this answers false; without it, nothing is removed.
-   */
-  isReferenced?: (prefix: string) => Promise<boolean>;
 }
 
 export interface StoredImage {
-  /** Storage prefix `posts/<sha256>`; variants are `<prefix>/<width>.webp`. */
+  /** Storage prefix `posts/<32 random hex digits>`; variants are `<prefix>/<width>.webp`. */
   prefix: string;
   /** Size of the largest variant (upright, cropped when square): the aspect ratio cards reserve. */
   width: number;
@@ -166,8 +159,17 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
 }
 
 /**
+ * A new storage prefix for one upload: 128 random bits. Not the upload's hash, nor the re-encoded
+ * output's (sharp's output is as deterministic as its input): a key computed from the bytes would let
+ * anyone holding a photo test whether it was ever posted, by requesting its URL (issue 23). So every
+ * upload gets files of its own, even the same photo twice.
+ */
+export const newMediaPrefix = (kind: StoreImageOptions['kind']): string =>
+  `${kind}/${randomBytes(16).toString('hex')}`;
+
+/**
  * Checks an upload by its bytes, re-encodes it to WebP variants without metadata and stores them under
- * a content-addressed prefix. Throws HttpError 415 (not JPEG/PNG), 413 (over 40 MP) or 400 (truncated
+ * a new random prefix (newMediaPrefix). Throws HttpError 415 (not JPEG/PNG), 413 (over 40 MP) or 400 (truncated
  * or corrupt); nothing is stored when it throws. Runs under a global concurrency limit.
  */
 export async function storeImageVariants(
@@ -178,17 +180,16 @@ export async function storeImageVariants(
   if (!detectImageType(firstBytes(input))) throw new HttpError(415, UNSUPPORTED_IMAGE_MESSAGE);
   if (opts.widths.length === 0) throw new Error('storeImageVariants needs at least one width');
   const encoded = await limit(() => encodeVariants(readable(input), opts));
-  const prefix = `${opts.kind}/${sha256Of(input)}`;
+  const prefix = newMediaPrefix(opts.kind);
   const writes = await Promise.allSettled(
     encoded.variants.map((v) => storage.put(variantKey(prefix, v.width), v.body, 'image/webp')),
   );
   const failed = writes.find((w) => w.status === 'rejected');
   if (failed) {
-    // Every write has settled, so nothing lands after the clean-up. The prefix may already belong to an
-    // identical image of another post: remove it only when no row uses it (the orphan sweep catches a
-    // clean-up that fails too). The client gets a clear, retryable answer.
-    const keep = opts.isReferenced ? await opts.isReferenced(prefix).catch(() => true) : true;
-    if (!keep) await storage.deletePrefix(prefix).catch(() => {});
+    // Every write has settled, so nothing lands after the clean-up. The prefix is this upload's alone,
+    // so it goes (the orphan sweep catches a clean-up that fails too). The client gets a clear,
+    // retryable answer.
+    await storage.deletePrefix(prefix).catch(() => {});
     throw Object.assign(new HttpError(503, STORE_FAILED_MESSAGE), { cause: failed.reason });
   }
   return { prefix, width: encoded.width, height: encoded.height, placeholder: encoded.placeholder };

@@ -3,8 +3,9 @@ import type { Executor } from '../db/client.ts';
 import { posts, users } from '../db/schema/index.ts';
 
 /**
- * Of the given storage prefixes, those a post or a profile picture still points at. Prefixes are
- * content-addressed, so two posts of the same image share one: delete a prefix only when unreferenced.
+ * Of the given storage prefixes, those a post or a profile picture still points at. Every upload gets a
+ * random prefix of its own now, but prefixes were content-addressed before issue 23 (two posts of the
+ * same image shared one), so a prefix is deleted only when unreferenced.
  */
 export async function referencedMediaPrefixes(
   db: Executor,

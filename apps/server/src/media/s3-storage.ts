@@ -23,7 +23,7 @@ function isNotFound(err: unknown): boolean {
 type S3Sdk = typeof AwsS3;
 
 /**
- * Media in an S3-compatible bucket. Objects are immutable (content-addressed keys).
+ * Media in an S3-compatible bucket. Objects are immutable (each key is written once).
  *
  * The AWS SDK is loaded when the first S3Storage is made, not when the server starts: it is ~11 MB of
  * resident memory that a server on local disk (the default) never needs (docs/performance.md, Memory).

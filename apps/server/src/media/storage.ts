@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where image variants live. Keys are content-addressed paths such as `posts/<sha256>/800.webp`, so an
- * object never changes once written and may be cached forever.
+ * Where image variants live. Keys are paths such as `posts/<random hex>/800.webp`, a new prefix for
+ * every upload (newMediaPrefix), so an object never changes once written and may be cached forever.
  */
 export interface MediaStorage {
   readonly kind: 'local' | 's3';

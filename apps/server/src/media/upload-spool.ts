@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,14 +11,12 @@ import { HttpError } from '../lib/http-errors.ts';
 export const FILE_TOO_LARGE_MESSAGE = `The image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`;
 
 /**
- * An upload received into a temporary file. The hash and the first bytes are taken while the bytes
- * pass, so the image pipeline needs neither the whole file in memory nor a second read to name it.
+ * An upload received into a temporary file. The first bytes are taken while the bytes pass, so the
+ * image pipeline can tell the type without a second read.
  */
 export interface SpooledFile {
   readonly path: string;
   readonly size: number;
-  /** sha256 of the whole file, hex. */
-  readonly sha256: string;
   /** The first HEAD_BYTES bytes (fewer when the file is shorter): enough to tell the type. */
   readonly head: Buffer;
 }
@@ -74,12 +72,10 @@ export class UploadSpool {
    */
   async receive(stream: Readable & { truncated?: boolean }): Promise<SpooledFile> {
     const path = join(this.dir, randomUUID());
-    const hash = createHash('sha256');
     let size = 0;
     const heads: Buffer[] = [];
     const tap = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
         // A copy: the chunk itself may be a slice of a larger pooled buffer kept alive by the view.
         if (size < HEAD_BYTES) heads.push(Buffer.from(chunk.subarray(0, HEAD_BYTES - size)));
         size += chunk.length;
@@ -96,7 +92,7 @@ export class UploadSpool {
       await rm(path, { force: true });
       throw err;
     }
-    return { path, size, sha256: hash.digest('hex'), head: Buffer.concat(heads) };
+    return { path, size, head: Buffer.concat(heads) };
   }
 
   /** Removes an upload's file; safe to call twice. */

@@ -41,6 +41,7 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
     transform: documentUploads,
   });
   // staticCSP adds the hashes Swagger UI's own page needs to our strict policy, for that page only.
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  // Off in production unless API_DOCS=true (config.ts): /api/docs then answers the usual 404.
+  if (app.config.API_DOCS) await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 });

@@ -26,8 +26,8 @@ export async function mediaPrefixesOf(db: Executor, userId: string): Promise<str
 }
 
 /**
- * Media is content-addressed, so another user who uploaded the same picture shares its prefix: those
- * prefixes are still in use and must survive the deletion.
+ * Media was content-addressed before issue 23 (new uploads get random prefixes), so another user who
+ * uploaded the same picture back then shares its prefix: those prefixes must survive the deletion.
  */
 export async function prefixesStillInUse(db: Executor, prefixes: string[]): Promise<Set<string>> {
   if (prefixes.length === 0) return new Set();

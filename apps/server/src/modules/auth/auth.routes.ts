@@ -13,6 +13,7 @@ import { createAuthService } from './auth.service.ts';
 import { readDeviceCookie, setDeviceCookie } from './device-cookie.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import { perMinute, rateLimitPluginOptions } from './rate-limit.ts';
+import { noStore } from '../../plugins/private-answers.ts';
 
 /** Sign-up, login, token refresh and logout (spec section 7); the only routes without a bearer token. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,6 +25,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // Registered before the routes: it attaches its hook to each route as the route is added.
   await app.register(rateLimit, rateLimitPluginOptions(config));
+  // Tokens and account answers: never kept by a cache or the browser (issue 23).
+  app.addHook('onSend', noStore);
 
   app.post(
     '/signup',

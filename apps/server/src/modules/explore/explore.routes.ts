@@ -15,8 +15,6 @@ import { MapStore } from './map-store.ts';
 
 const security = [{ bearer: [] }];
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
-/** Answers depend on the viewer and on likes and comments: never reuse them without asking. */
-const PRIVATE = 'private, no-cache';
 
 export const exploreRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps: ExploreDeps = {
@@ -48,10 +46,9 @@ export const exploreRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: exploreResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const viewer = caller(request);
       const { west, south, east, north, zoom } = request.query;
-      reply.header('cache-control', PRIVATE);
       if (
         west === undefined ||
         south === undefined ||
@@ -80,8 +77,7 @@ export const exploreRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: explorePostsResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
-      reply.header('cache-control', PRIVATE);
+    async (request) => {
       return { posts: await mapPostsById(deps, caller(request), request.query.ids) };
     },
   );
@@ -101,8 +97,7 @@ export const exploreRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: explorePostsResponseSchema, ...errors, 404: errorResponseSchema },
       },
     },
-    async (request, reply) => {
-      reply.header('cache-control', PRIVATE);
+    async (request) => {
       return { posts: await clusterPosts(deps, caller(request), request.params.clusterId) };
     },
   );

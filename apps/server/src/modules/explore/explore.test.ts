@@ -400,6 +400,12 @@ describe('GET /api/explore with a viewport: clusters', () => {
     expect(await bad('west=-10&south=-95&east=4&north=44&zoom=5')).toBe('south must be between -90 and 90');
     expect(await bad('west=-10&south=35&east=4&north=44&zoom=19')).toBe('zoom must be between 0 and 18');
     expect(await bad('west=-10&south=35&east=4&north=44&zoom=Infinity')).toBe('zoom must be a number');
+    // Plain decimals only (issue 23): JavaScript's Number() would read these as 16, 1, 7, 10 and 0.
+    expect(await bad('west=0x10&south=35&east=20&north=44&zoom=5')).toBe('west must be a number');
+    expect(await bad('west=-10&south=35&east=4&north=44&zoom=0b1')).toBe('zoom must be a number');
+    expect(await bad('west=-10&south=35&east=0o7&north=44&zoom=5')).toBe('east must be a number');
+    expect(await bad('west=-10&south=35&east=4&north=1e1&zoom=5')).toBe('north must be a number');
+    expect(await bad('west=-10&south=%20%20&east=4&north=44&zoom=5')).toBe('south must be a number');
     expect(await bad(new URLSearchParams({ ...WORLD, zoom: 14 } as never).toString())).toBe(
       EXPLORE_MESSAGES.areaTooLarge,
     );

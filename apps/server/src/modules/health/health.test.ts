@@ -60,6 +60,39 @@ describe('health and error shapes', () => {
   });
 });
 
+describe('the API explorer in production (issue 23)', () => {
+  const production = { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32) };
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+  async function start(env: Record<string, string>) {
+    const t = await buildTestApp(env);
+    apps.push(t);
+    return t;
+  }
+
+  it('is off by default: /api/docs answers the usual 404, the OpenAPI document stays', async () => {
+    const t = await start(production);
+    for (const url of ['/api/docs', '/api/docs/', '/api/docs/static/index.html']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ message: `Route GET ${url} not found` });
+    }
+    const doc = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(doc.statusCode).toBe(200);
+    expect(doc.json()).toHaveProperty(['paths', '/api/health']);
+  });
+
+  it('is on with API_DOCS=true', async () => {
+    const t = await start({ ...production, API_DOCS: 'true' });
+    const ui = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toMatch(/text\/html/);
+    expect((await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).statusCode).toBe(200);
+  });
+});
+
 describe('health when the database is gone', () => {
   it('answers 503', async () => {
     const t = await buildTestApp();

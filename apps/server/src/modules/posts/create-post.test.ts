@@ -73,7 +73,7 @@ async function expectCleanVariants(post: Post) {
   expect(Object.keys(post.image.variants).sort()).toEqual(IMAGE_WIDTHS.map(String).sort());
   for (const width of IMAGE_WIDTHS) {
     const url = post.image.variants[String(width)]!;
-    expect(url).toMatch(new RegExp(`^/media/posts/[a-f0-9]{64}/${width}\\.webp$`));
+    expect(url).toMatch(new RegExp(`^/media/posts/[a-f0-9]{32}/${width}\\.webp$`));
     const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/webp');
@@ -141,6 +141,39 @@ describe('POST /api/posts/createPost: accepted photos', () => {
     expect(post.locationPrecision).toBeNull();
     const [row] = await t.db.select().from(posts).where(eq(posts.id, post._id));
     expect([row!.latitude, row!.longitude, row!.showLocation]).toEqual([null, null, false]);
+  });
+
+  it('reads coordinates as plain decimals only: 0x10 is no 16, the photo GPS counts instead', async () => {
+    for (const [latitude, longitude] of [
+      ['0x10', '0x10'],
+      ['0b1', '0o7'],
+      ['1e1', '2e1'],
+      ['Infinity', '-Infinity'],
+      ['  ', '  '],
+    ] as const) {
+      const withGps = await upload('photo-gps.jpg', { latitude, longitude, showLocation: 'true' });
+      expect(withGps.statusCode).toBe(201);
+      const { post } = withGps.json() as { post: Post };
+      // The photo's own GPS (Málaga), not the fields.
+      expect([post.latitude, post.longitude], latitude).toEqual([
+        expect.closeTo(36.7213, 6),
+        expect.closeTo(-4.4214, 4),
+      ]);
+    }
+    const noGps = await upload('photo-no-gps.jpg', {
+      latitude: '0x10',
+      longitude: '0x10',
+      showLocation: 'true',
+    });
+    const { post } = noGps.json() as { post: Post };
+    expect([post.latitude, post.longitude, post.showLocation]).toEqual([null, null, false]);
+    // Plain decimals still count, signs and a bare fraction included.
+    const typed = await upload('photo-gps.jpg', {
+      latitude: '-12.345',
+      longitude: '+.5',
+      showLocation: 'true',
+    });
+    expect(typed.json()).toMatchObject({ post: { latitude: -12.345, longitude: 0.5 } });
   });
 
   it('keeps showLocation off without coordinates, and off when the switch is off', async () => {

@@ -4,8 +4,8 @@ import { MEDIA_KEY_PATTERN } from '../../media/storage.ts';
 export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
- * GET /media/<kind>/<hash>/<width>.webp: image variants from storage (local disk or S3). Keys are
- * content-addressed, so a URL's bytes never change and may be cached for a year. Only keys of our own
+ * GET /media/<kind>/<prefix>/<width>.webp: image variants from storage (local disk or S3). Each key is
+ * written once, so a URL's bytes never change and may be cached for a year. Only keys of our own
  * shape reach the storage, which rules out path traversal.
  */
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -14,7 +14,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!MEDIA_KEY_PATTERN.test(key)) return reply.status(404).send({ message: 'Not found' });
     const etag = `"${key.replaceAll('/', '-')}"`;
     reply.header('cache-control', MEDIA_CACHE_CONTROL).header('etag', etag);
-    // Content-addressed: a client holding this ETag holds these exact bytes.
+    // Written once: a client holding this ETag holds these exact bytes.
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
     const object = await app.storage.get(key);
     if (!object) {

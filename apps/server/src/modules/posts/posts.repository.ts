@@ -3,8 +3,8 @@ import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase } from '../../db/prepared.ts';
 import { splitIds } from '../../db/raw-results.ts';
-import { blocks, groupMembers, hiddenPosts, postGroups, posts, users } from '../../db/schema/index.ts';
-import { sharedWithMember } from '../social/visibility.ts';
+import { groupMembers, hiddenPosts, postGroups, posts, users } from '../../db/schema/index.ts';
+import { notBlockedWith, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
 export interface PostFilter {
@@ -239,11 +239,12 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
         username: users.username,
         profilePicKey: users.profilePicKey,
         exactPublicLocation: users.exactPublicLocation,
+        // A block leaves no trace (issue 23): no liker the viewer shares a block with, and a count of the
+        // comments getComments shows the viewer (it leaves out the same authors).
         likerIds: sql<string>`(select coalesce(string_agg(l.user_id::text, ',' order by l.created_at, l.user_id), '')
-        from likes l where l.post_id = ${posts.id})`,
-        commentCount: sql<number>`(select count(*) from comments c where c.post_id = ${posts.id})`.mapWith(
-          Number,
-        ),
+        from likes l where l.post_id = ${posts.id} and l.user_id not in (${usersBlockedWith(viewer)}))`,
+        commentCount: sql<number>`(select count(*) from comments c
+        where c.post_id = ${posts.id} and c.user_id not in (${usersBlockedWith(viewer)}))`.mapWith(Number),
         groupIds: sql<string | null>`case when ${posts.userId} = ${viewer} then
         (select coalesce(string_agg(pg.group_id::text, ',' order by pg.shared_at, pg.group_id), '')
           from post_groups pg where pg.post_id = ${posts.id}) end`,
@@ -260,11 +261,6 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
 /** The posts the viewer hid, as a sub-select of their ids. */
 const hiddenPostIdsOf = (viewer: unknown) =>
   sql`select h.post_id from ${hiddenPosts} h where h.user_id = ${viewer}`;
-
-/** The users the viewer shares a block with, either way, as a sub-select of their ids. */
-const usersBlockedWith = (viewer: unknown) =>
-  sql`select b.blocked_id from ${blocks} b where b.blocker_id = ${viewer}
-      union all select b.blocker_id from ${blocks} b where b.blocked_id = ${viewer}`;
 
 /** The feed itself: every post, less the viewer's hidden ones and those behind a block. */
 const isWholeFeed = (filter: PostFilter) =>
@@ -313,11 +309,12 @@ function deepFeedPage(db: Executor, viewer: unknown, offset: unknown) {
   };
 }
 
-export async function findUserById(db: Executor, userId: string) {
+/** A user as the viewer may see them: null when unknown or when either blocked the other. */
+export async function findVisibleUser(db: Executor, userId: string, viewerId: string) {
   const [row] = await db
     .select({ id: users.id, exactPublicLocation: users.exactPublicLocation })
     .from(users)
-    .where(eq(users.id, userId));
+    .where(and(eq(users.id, userId), notBlockedWith(viewerId, users.id)));
   return row ?? null;
 }
 

@@ -15,7 +15,7 @@ import { HttpError, badRequest, notFound } from '../../lib/http-errors.ts';
 import { FILE_TOO_LARGE_MESSAGE, type SpooledFile, type UploadSpool } from '../../media/upload-spool.ts';
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { listPosts } from './post-view.ts';
-import { findUserById } from './posts.repository.ts';
+import { findVisibleUser } from './posts.repository.ts';
 import { POST_CREATED_MESSAGE, createPost } from './posts.service.ts';
 
 export const USER_NOT_FOUND_MESSAGE = 'User not found';
@@ -146,11 +146,13 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request) => {
         const { user, pagenum, cursor } = request.query;
-        const author = isUuid(user) ? await findUserById(app.database.db, user) : null;
+        const viewer = caller(request);
+        // Blocked either way is the same 404 as an unknown user, not an empty list (issue 23).
+        const author = isUuid(user) ? await findVisibleUser(app.database.db, user, viewer.userId) : null;
         if (!author) throw notFound(USER_NOT_FOUND_MESSAGE);
         return listPosts(
           app.database.db,
-          caller(request),
+          viewer,
           { authorId: author.id },
           { page: pagenum, pageSize: app.config.FEED_PAGE_SIZE, cursor, publicBase },
         );

@@ -3,13 +3,13 @@ import {
   createPostFieldsSchema,
   isUuid,
   latitudeSchema,
+  parseDecimal,
   longitudeSchema,
   type Post,
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest } from '../../lib/http-errors.ts';
 import { byteLength, type ImageSource, readGps, storeImageVariants } from '../../media/image-pipeline.ts';
-import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { getPostView } from './post-view.ts';
@@ -28,13 +28,12 @@ export interface PostsDeps {
 
 type Coordinates = { latitude: number; longitude: number };
 
-/** A form value as a number; FormData turns a missing value into '', 'undefined' or 'null'. */
+/**
+ * A form value as a number: plain decimals only (`0x10` is no 16). Anything else, including what
+ * FormData makes of a missing value ('', 'undefined', 'null'), is no number.
+ */
 function numberField(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  if (trimmed === '' || trimmed === 'undefined' || trimmed === 'null') return null;
-  const n = Number(trimmed);
-  return Number.isFinite(n) ? n : null;
+  return value === undefined ? null : parseDecimal(value);
 }
 
 function inRange(latitude: number, longitude: number): Coordinates | null {
@@ -89,7 +88,7 @@ function parseExifData(value: string | undefined): string | null {
 /**
  * Spot a cat. Order keeps rows and files in step: validate the fields, check and store the image
  * variants, then insert the row (with its group shares) in one transaction; if the row fails, the
- * just-written files go again unless another row uses the same content-addressed prefix.
+ * just-written files (under a prefix of their own) go again.
  */
 export async function createPost(
   deps: PostsDeps,
@@ -103,11 +102,7 @@ export async function createPost(
   if (!file || byteLength(file) === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
   const requestedGroups = parseGroupIds(fields.groupIds);
 
-  const stored = await storeImageVariants(deps.storage, file, {
-    kind: 'posts',
-    widths: IMAGE_WIDTHS,
-    isReferenced: (prefix) => isMediaPrefixReferenced(deps.db, prefix),
-  });
+  const stored = await storeImageVariants(deps.storage, file, { kind: 'posts', widths: IMAGE_WIDTHS });
   const coordinates = await resolveCoordinates(fields, file);
 
   const values: NewPost = {
@@ -140,8 +135,8 @@ export async function createPost(
       throw err;
     });
   } catch (err) {
-    const referenced = await isMediaPrefixReferenced(deps.db, stored.prefix).catch(() => true);
-    if (!referenced) await deps.storage.deletePrefix(stored.prefix).catch(() => {});
+    // The prefix is new and this post's alone (newMediaPrefix): no other row can point at it.
+    await deps.storage.deletePrefix(stored.prefix).catch(() => {});
     throw err;
   }
 

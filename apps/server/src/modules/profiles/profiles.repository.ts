@@ -58,7 +58,10 @@ export async function replaceProfilePic(
   });
 }
 
-/** Whether any user shows this picture (keys are content-addressed, so two users may share one). */
+/**
+ * Whether any user shows this picture. New uploads get keys of their own, but keys were content-addressed
+ * before issue 23, so two users may still share one from then.
+ */
 export async function avatarInUse(ex: Executor, key: string): Promise<boolean> {
   const [row] = await ex.select({ id: users.id }).from(users).where(eq(users.profilePicKey, key)).limit(1);
   return row !== undefined;

@@ -4,7 +4,6 @@ import type { Database } from '../../db/client.ts';
 import { notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import { type ImageSource, storeImageVariants } from '../../media/image-pipeline.ts';
-import { isMediaPrefixReferenced } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
@@ -69,7 +68,6 @@ export async function updatePicture(
     kind: 'avatars',
     widths: AVATAR_WIDTHS,
     square: true,
-    isReferenced: (prefix) => isMediaPrefixReferenced(deps.db, prefix),
   });
   const replaced = await repo.replaceProfilePic(deps.db, viewer.userId, stored.prefix);
   if (!replaced) {

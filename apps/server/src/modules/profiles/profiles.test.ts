@@ -158,7 +158,7 @@ describe('profiles', () => {
       const res = await upload(user.id, photo);
       expect(res.statusCode).toBe(200);
       const key = await picKey(user.id);
-      expect(key).toMatch(/^avatars\/[a-f0-9]{64}$/);
+      expect(key).toMatch(/^avatars\/[a-f0-9]{32}$/);
       expect(res.json()).toEqual({
         profilePicUrl: `/media/${key}/300.webp`,
         avatarUrl: `/media/${key}/72.webp`,
@@ -202,26 +202,40 @@ describe('profiles', () => {
       expect(prefixExists(first)).toBe(false);
     });
 
-    it('keeps the files when the same picture is uploaded again', async () => {
+    it('stores the same picture uploaded again under a new key, and removes the old files', async () => {
       const user = await createUser(t.db);
       const image = await makeImage('jpeg', 320, 320, 4);
       await upload(user.id, image);
       const key = (await picKey(user.id))!;
       expect((await upload(user.id, image)).statusCode).toBe(200);
-      expect(await picKey(user.id)).toBe(key);
-      expect(mediaFiles(key).every((f) => existsSync(f))).toBe(true);
+      const again = (await picKey(user.id))!;
+      expect(again).not.toBe(key);
+      expect(mediaFiles(again).every((f) => existsSync(f))).toBe(true);
+      expect(prefixExists(key)).toBe(false);
     });
 
-    it('keeps an old picture that another user still shows (content-addressed)', async () => {
+    it('gives two users of the same picture files of their own', async () => {
       const one = await createUser(t.db);
       const two = await createUser(t.db);
-      const shared = await makeImage('jpeg', 256, 256, 5);
-      await upload(one.id, shared);
-      await upload(two.id, shared);
-      const sharedKey = (await picKey(one.id))!;
-      expect(await picKey(two.id)).toBe(sharedKey);
+      const same = await makeImage('jpeg', 256, 256, 5);
+      await upload(one.id, same);
+      await upload(two.id, same);
+      const [oneKey, twoKey] = [(await picKey(one.id))!, (await picKey(two.id))!];
+      expect(oneKey).not.toBe(twoKey);
 
       await upload(one.id, await makeImage('jpeg', 256, 256, 6));
+      expect(prefixExists(oneKey)).toBe(false);
+      expect(mediaFiles(twoKey).every((f) => existsSync(f))).toBe(true);
+    });
+
+    it('keeps an old picture another user still shows (keys were content-addressed before issue 23)', async () => {
+      const one = await createUser(t.db);
+      const two = await createUser(t.db);
+      await upload(one.id, await makeImage('jpeg', 256, 256, 9));
+      const sharedKey = (await picKey(one.id))!;
+      await t.db.update(users).set({ profilePicKey: sharedKey }).where(eq(users.id, two.id));
+
+      await upload(one.id, await makeImage('jpeg', 256, 256, 10));
       expect(mediaFiles(sharedKey).every((f) => existsSync(f))).toBe(true);
       // Once the last user moves on, the files go.
       await upload(two.id, await makeImage('jpeg', 256, 256, 7));

@@ -193,16 +193,15 @@ describe('hiding posts and blocking users', () => {
       (await t.app.inject({ method: 'GET', url: '/api/feed/1', headers: await authHeader(t.app, userId) }))
         .json()
         .posts.map((p: { _id: string }) => p._id) as string[];
-    const profileIds = async (userId: string, authorId: string) =>
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/profile/getPosts/?user=${authorId}&pagenum=1`,
-          headers: await authHeader(t.app, userId),
-        })
-      )
-        .json()
-        .posts.map((p: { _id: string }) => p._id) as string[];
+    const profileIds = async (userId: string, authorId: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/profile/getPosts/?user=${authorId}&pagenum=1`,
+        headers: await authHeader(t.app, userId),
+      });
+      if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
+      return res.json().posts.map((p: { _id: string }) => p._id) as string[];
+    };
 
     it("removes a hidden post from the hider's feed and profile list only", async () => {
       const author = await createUser(t.db);
@@ -228,9 +227,10 @@ describe('hiding posts and blocking users', () => {
       expect(myFeed).not.toContain(a1.id);
       expect(myFeed).not.toContain(a2.id);
       expect(myFeed).toContain(mine.id);
-      expect(await profileIds(me.id, author.id)).toEqual([]);
+      // Each one's posts list answers the other as an unknown user's would (issue 23), not an empty page.
+      await expect(profileIds(me.id, author.id)).rejects.toThrow('404 {"message":"User not found"}');
       expect(await feedIds(author.id)).not.toContain(mine.id);
-      expect(await profileIds(author.id, me.id)).toEqual([]);
+      await expect(profileIds(author.id, me.id)).rejects.toThrow('404 {"message":"User not found"}');
       // Unblocking brings them back.
       await unblock(me.id, author.id);
       expect(await feedIds(me.id)).toEqual(expect.arrayContaining([a1.id, a2.id, mine.id]));

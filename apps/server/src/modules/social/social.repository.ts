@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
 import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
-import { notBlockedWith, postVisibleTo } from './visibility.ts';
+import { notBlockedWith, postVisibleTo, usersBlockedWith } from './visibility.ts';
 
 export interface PostAccess {
   id: string;
@@ -55,11 +55,13 @@ const toggleLikeStatement = preparedSql(
       (select coalesce(string_agg(x.user_id::text, ',' order by x.created_at, x.user_id), '') from (
         select l.user_id, l.created_at from ${likes} l
           where l.post_id = ${togglePostId} and l.user_id not in (select user_id from removed)
+            and l.user_id not in (${usersBlockedWith(toggleViewerId)})
         union all select user_id, created_at from added) x) as likers`,
 );
 
 /**
- * Toggles the viewer's like on a post they may see, and returns who likes it now (oldest first), in
+ * Toggles the viewer's like on a post they may see, and returns who likes it now (oldest first, less
+ * the users the viewer shares a block with, as every listing shows it), in
  * one statement: adds the like when absent, removes it when present (the (post, user) primary key
  * keeps one). Null when the post does not exist or is hidden or blocked for the viewer.
  *
@@ -80,17 +82,17 @@ export async function toggleVisibleLike(
     // insert met it (conflict) but the delete, reading the snapshot, could not. The like exists now,
     // so the toggle removes it, in statements that see it.
     await ex.delete(likes).where(and(eq(likes.postId, postId), eq(likes.userId, viewerId)));
-    return likerIds(ex, postId);
+    return likerIds(ex, postId, viewerId);
   }
   return splitIds(typeof row.likers === 'string' ? row.likers : '');
 }
 
-/** The post's greatCat: ids of the users who liked it, oldest like first. */
-async function likerIds(ex: Executor, postId: string): Promise<string[]> {
+/** The post's greatCat as the viewer sees it: who liked it, oldest like first, less blocked users. */
+async function likerIds(ex: Executor, postId: string, viewerId: string): Promise<string[]> {
   const rows = await ex
     .select({ userId: likes.userId })
     .from(likes)
-    .where(eq(likes.postId, postId))
+    .where(and(eq(likes.postId, postId), notBlockedWith(viewerId, likes.userId)))
     .orderBy(asc(likes.createdAt), asc(likes.userId));
   return rows.map((r) => r.userId);
 }

@@ -10,6 +10,15 @@ export function notBlockedWith(viewerId: string | Placeholder, userColumn: AnyCo
   return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${userColumn}) or (${blocks.blockerId} = ${userColumn} and ${blocks.blockedId} = ${viewerId}))`;
 }
 
+/**
+ * The users the viewer shares a block with, either way, as a sub-select of their ids: for NOT IN. Each
+ * arm reads one index (blocks' primary key, blocks_blocked_idx); PostgreSQL hashes the few ids once per
+ * statement, so testing every liker or comment of a page against them is a hash probe.
+ */
+export const usersBlockedWith = (viewer: unknown): SQL =>
+  sql`select b.blocked_id from ${blocks} b where b.blocker_id = ${viewer}
+      union all select b.blocker_id from ${blocks} b where b.blocked_id = ${viewer}`;
+
 /** A post the viewer neither hid nor shares a block with its author; own posts always qualify. */
 export function postVisibleTo(viewerId: string | Placeholder): SQL {
   return sql`(${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}))`;

@@ -16,7 +16,7 @@ export const NO_RATE_LIMITS = {
   RATE_LIMIT_UPLOADS_PER_MINUTE: '1000000',
 };
 
-/** A small, real JPEG whose bytes depend on the seed (media prefixes are content-addressed). */
+/** A small, real JPEG whose bytes depend on the seed. */
 export async function smallJpeg(seed: number, size = 48): Promise<Buffer> {
   const pixels = Buffer.alloc(size * size * 3);
   let state = (seed * 2654435761) >>> 0 || 1;
