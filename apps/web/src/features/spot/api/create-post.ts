@@ -18,8 +18,8 @@ export function toFormData(post: NewPost): FormData {
   // Fields first: the server reads them before the file streams in.
   form.append('catName', post.catName.trim());
   form.append('comment', post.comment.trim());
-  form.append('latitude', post.coordinates ? String(post.coordinates.latitude) : '');
-  form.append('longitude', post.coordinates ? String(post.coordinates.longitude) : '');
+  form.append('latitude', post.coordinates ? decimalText(post.coordinates.latitude) : '');
+  form.append('longitude', post.coordinates ? decimalText(post.coordinates.longitude) : '');
   form.append('showLocation', String(post.coordinates !== null && post.showLocation));
   form.append('exifData', JSON.stringify(post.exifData));
   if (post.groupIds.length > 0) form.append('groupIds', JSON.stringify(post.groupIds));
@@ -41,4 +41,12 @@ export function useCreatePost(onProgress: (fraction: number) => void) {
       await queryClient.invalidateQueries({ queryKey: ['explore'] });
     },
   });
+}
+
+/**
+ * A coordinate as the plain decimal the server accepts (it refuses `1e-7`, `0x10` and the like: issue
+ * 23). String() writes numbers under 1e-6 with an exponent; 7 decimals are ~1 cm.
+ */
+export function decimalText(value: number): string {
+  return value.toFixed(7).replace(/\.?0+$/, '');
 }
