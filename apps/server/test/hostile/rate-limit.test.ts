@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { Socket } from 'node:net';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@cats/contracts';
@@ -10,6 +9,7 @@ import { multipartBody } from '../fixtures/images.ts';
 import { baselineBody, baselineParams } from './support/inputs.ts';
 import { apiRoutes, fillPath, isWrite } from './support/routes.ts';
 import { buildWorld, smallJpeg } from './support/world.ts';
+import { redisAnswers } from '../redis-answers.ts';
 
 /**
  * Abuse: every write is limited per user (RATE_LIMIT_WRITES_PER_MINUTE) and uploads more tightly
@@ -113,27 +113,6 @@ describe('per-user write and upload limits', () => {
     expect(missing).toEqual([]);
   });
 });
-
-/** Redis on 127.0.0.1:6379, as on the development and CI machines; the shared-counter tests need it. */
-async function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(500);
-    socket.once('connect', () => {
-      socket.write('PING\r\n');
-    });
-    socket.once('data', (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.connect(6379, '127.0.0.1');
-  });
-}
 
 const hasRedis = await redisAnswers();
 

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP_MESSAGES, type CreateGroupResponse } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createUser } from '../../../test/factories.ts';
+import { redisAnswers } from '../../../test/redis-answers.ts';
 
 // Issue 23: wrong join codes are throttled per account and per address (10 in 10 minutes each).
 const WRONG = 'Nowhere-AAAA-AAAA';
@@ -105,25 +105,6 @@ describe('wrong join codes are throttled (in process)', () => {
     expect(results.filter((r) => r.status === 429)).toHaveLength(20);
   });
 });
-
-/** Redis on 127.0.0.1:6379, as on the development and CI machines (test/hostile/rate-limit.test.ts). */
-async function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(500);
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.connect(6379, '127.0.0.1');
-  });
-}
 
 describe.skipIf(!(await redisAnswers()))(
   'wrong join codes are counted across instances through Redis',
