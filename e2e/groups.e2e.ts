@@ -71,8 +71,9 @@ describe('groups', () => {
     form.append('catName', 'Marmalade');
     form.append('latitude', String(at.latitude));
     form.append('longitude', String(at.longitude));
-    // Hidden from the public map: the group still sees where it is.
-    form.append('showLocation', 'false');
+    // Location on: the group sees the exact spot, everyone else the ~500 m cell (a switched-off
+    // location would show no one, the group included: issue 23).
+    form.append('showLocation', 'true');
     form.append('groupIds', JSON.stringify(groupIds));
     form.append(
       'file',
