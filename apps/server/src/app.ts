@@ -26,6 +26,7 @@ import { writeRateLimitPlugin } from './modules/auth/rate-limit.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { mediaRoutes } from './modules/posts/media.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
+import { postPreviewTags, publicOrigin } from './modules/posts/post-preview.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { exploreRoutes } from './modules/explore/explore.routes.ts';
@@ -129,7 +130,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   );
   await app.register(mediaRoutes);
 
-  // 4. Last: the web app and the not-found answer for everything else.
-  await app.register(webPlugin, { distDir: deps.webDistDir });
+  // 4. Last: the web app and the not-found answer for everything else. A post's page carries its link
+  // preview tags (issue 24).
+  await app.register(webPlugin, {
+    distDir: deps.webDistDir,
+    pages: [
+      {
+        url: '/posts/:postId',
+        head: (request) =>
+          postPreviewTags(app.database.db, (request.params as { postId: string }).postId, {
+            publicBase: config.S3_PUBLIC_URL,
+            origin: publicOrigin(request, config.PUBLIC_URL),
+          }),
+      },
+    ],
+  });
   return app;
 }

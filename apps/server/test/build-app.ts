@@ -58,7 +58,10 @@ async function openTestDatabase(
  * A full app in process on a fresh database (PGlite from the migrated template, or a fresh PostgreSQL
  * database when TEST_DATABASE_URL is set) and a fresh media directory. Close it in afterAll.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  opts: { webDistDir?: string } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cats-app-'));
   const mediaDir = join(dataDir, 'media');
   const config = testConfig({ DATA_DIR: dataDir, ...env });
@@ -71,7 +74,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     database: handle,
     storage,
     jwtSecret,
-    webDistDir: null,
+    webDistDir: opts.webDistDir ?? null,
   });
   await app.ready();
   return {

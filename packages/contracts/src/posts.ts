@@ -45,6 +45,22 @@ export const postSchema = z.object({
 });
 export type Post = z.infer<typeof postSchema>;
 
+/**
+ * GET /api/posts/{postId}: one post in the feed's shape, with what the viewer may do with it, so the
+ * post page shows only the controls the server would accept (the server still checks every request).
+ */
+export const postDetailSchema = postSchema.extend({
+  /** The viewer wrote it: the owner's controls (location switch, group sharing). */
+  isOwn: z.boolean(),
+  /** Only the owner deletes a post. */
+  canDelete: z.boolean(),
+  /** The demo account may not comment. */
+  canComment: z.boolean(),
+  /** Someone else's post, and not the demo account: hide it, block its author. */
+  canHide: z.boolean(),
+});
+export type PostDetail = z.infer<typeof postDetailSchema>;
+
 export const pageInfoSchema = z.object({
   /** Next page number, or null when this was the last page (spec: info.next truthy when another exists). */
   next: z.number().int().nullable(),

@@ -1,15 +1,47 @@
-import { existsSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+
+/**
+ * A page of the web app whose HTML carries tags of its own (a post's link preview): `head` answers the
+ * tags to put in <head>, already escaped, or null for the plain page.
+ */
+export interface HtmlPage {
+  url: string;
+  head(request: FastifyRequest): Promise<string | null>;
+}
+
+interface WebOptions {
+  distDir: string | null;
+  pages?: HtmlPage[];
+}
 
 /**
  * Serves the built web app. Hashed assets are cached forever; every other non-API path gets index.html
  * so the client router can show the page (or its 'Oops! Page Not Found').
  */
-export const webPlugin = fp(async (app: FastifyInstance, opts: { distDir: string | null }) => {
+export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
   const distDir = opts.distDir && existsSync(opts.distDir) ? opts.distDir : null;
   if (distDir) {
+    const indexHtml = readFileSync(join(distDir, 'index.html'), 'utf8');
+    for (const page of opts.pages ?? []) {
+      // Hidden from the OpenAPI document: an HTML page, not part of the API.
+      app.get(page.url, { schema: { hide: true } }, async (request, reply) => {
+        let head: string | null = null;
+        try {
+          head = await page.head(request);
+        } catch (err) {
+          // The tags are a nicety for link previews: the page itself still loads without them.
+          request.log.warn({ err }, 'page head failed; serving the plain page');
+        }
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(head ? indexHtml.replace('</head>', `  ${head}\n  </head>`) : indexHtml);
+      });
+    }
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,

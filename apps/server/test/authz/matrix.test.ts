@@ -213,6 +213,11 @@ const ROWS: Row[] = [
     scene: simple(() => json('GET', '/api/profile/blockedUsers')),
   },
   {
+    route: 'GET /api/posts/:postId',
+    expect: guarded(200, 200, 200),
+    scene: withPost((p) => json('GET', `/api/posts/${p._id}`)),
+  },
+  {
     route: 'GET /api/posts/getComments/:postId',
     expect: guarded(200, 200, 200),
     scene: withPost((p) => json('GET', `/api/posts/getComments/${p._id}`)),

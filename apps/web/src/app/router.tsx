@@ -65,6 +65,10 @@ export const routes: RouteObject[] = [
               { path: 'feed', ...memberPage(() => import('../features/feed/routes/feed-page.tsx')) },
               { path: 'explore', ...memberPage(() => import('../features/explore/routes/explore-page.tsx')) },
               { path: 'spot', ...memberPage(() => import('../features/spot/routes/spot-page.tsx')) },
+              {
+                path: 'posts/:postId',
+                ...memberPage(() => import('../features/post/routes/post-page.tsx')),
+              },
               { path: 'groups', ...memberPage(() => import('../features/groups/routes/groups-page.tsx')) },
               {
                 path: 'groups/:groupId',

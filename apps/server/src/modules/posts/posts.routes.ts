@@ -9,6 +9,7 @@ import {
   isUuid,
   pageNumberSchema,
   pagedPostsResponseSchema,
+  postDetailSchema,
   type Post,
 } from '@cats/contracts';
 import { HttpError, badRequest, notFound } from '../../lib/http-errors.ts';
@@ -16,7 +17,7 @@ import { FILE_TOO_LARGE_MESSAGE, type SpooledFile, type UploadSpool } from '../.
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { listPosts } from './post-view.ts';
 import { findVisibleUser } from './posts.repository.ts';
-import { POST_CREATED_MESSAGE, createPost } from './posts.service.ts';
+import { POST_CREATED_MESSAGE, createPost, getPost } from './posts.service.ts';
 
 export const USER_NOT_FOUND_MESSAGE = 'User not found';
 
@@ -122,6 +123,23 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
           publicBase,
         },
       ),
+  );
+
+  // Beside the static /posts/createPost, /posts/likePost/:postId, ...: find-my-way tries static segments
+  // first, so those keep their routes and this one takes only a single segment after /posts/.
+  app.get(
+    '/posts/:postId',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary: "One post in the feed's shape, with what the viewer may do with it (the post page)",
+        security,
+        params: z.object({ postId: z.string() }),
+        response: { 200: postDetailSchema, ...errors, 404: errorResponseSchema },
+      },
+    },
+    async (request) => getPost({ db: app.database.db, publicBase }, caller(request), request.params.postId),
   );
 
   const profilePostsQuery = feedQuerySchema.extend({

@@ -6,9 +6,10 @@ import {
   parseDecimal,
   longitudeSchema,
   type Post,
+  type PostDetail,
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
-import { badRequest } from '../../lib/http-errors.ts';
+import { badRequest, notFound } from '../../lib/http-errors.ts';
 import { byteLength, type ImageSource, readGps, storeImageVariants } from '../../media/image-pipeline.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
@@ -17,6 +18,7 @@ import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.
 import { insertPost, shareWithMemberGroups, type NewPost } from './posts.repository.ts';
 
 export const POST_CREATED_MESSAGE = 'Post created';
+export const POST_NOT_FOUND_MESSAGE = 'Post not found';
 export const FILE_REQUIRED_MESSAGE = 'Please add a photo';
 export const GROUP_IDS_MESSAGE = 'groupIds must be a JSON array of group ids';
 
@@ -143,4 +145,28 @@ export async function createPost(
   const post = await getPostView(deps.db, viewer, postId, { publicBase: deps.publicBase });
   if (!post) throw new Error('The new post could not be read back');
   return post;
+}
+
+/**
+ * One post as the viewer may see it (its location through the location rule, like every listing),
+ * with what they may do with it. Hidden by them, blocked either way, unknown or malformed: the same 404,
+ * so a block leaves no trace (issue 23).
+ */
+export async function getPost(
+  deps: Pick<PostsDeps, 'db' | 'publicBase'>,
+  viewer: AuthContext,
+  rawPostId: string,
+): Promise<PostDetail> {
+  const post = isUuid(rawPostId)
+    ? await getPostView(deps.db, viewer, rawPostId.toLowerCase(), { publicBase: deps.publicBase })
+    : null;
+  if (!post) throw notFound(POST_NOT_FOUND_MESSAGE);
+  const isOwn = post.user._id === viewer.userId;
+  return {
+    ...post,
+    isOwn,
+    canDelete: isOwn,
+    canComment: !viewer.isDemo,
+    canHide: !isOwn && !viewer.isDemo,
+  };
 }

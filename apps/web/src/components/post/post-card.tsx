@@ -83,6 +83,10 @@ export function PostCard({
               <span>{commentLabel}</span>
             </button>
           )}
+          {/* The post's own page (its address to share, the map, the full-size photo). */}
+          <Link to={`/posts/${post._id}`} className="post-card__permalink">
+            View
+          </Link>
           {showLocationToggle && own && <LocationToggle post={post} />}
           {!showAuthor && !own && <PostMenu post={post} />}
         </div>

@@ -1,0 +1,77 @@
+import type { FastifyRequest } from 'fastify';
+import { isUuid } from '@cats/contracts';
+import type { Executor } from '../../db/client.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import { getPostView } from './post-view.ts';
+
+/**
+ * Open Graph and Twitter card tags for a post's page (issue 24), so a shared link unfurls in chat
+ * apps. A crawler is signed out: it sees what the shared demo account sees (a stranger who hid
+ * nothing and blocked no one, usernames anonymised), so the tags name no user, and no location tag is
+ * ever written, whatever the viewer could see.
+ */
+const CRAWLER: AuthContext = { userId: '00000000-0000-0000-0000-000000000000', isDemo: true };
+
+export const PREVIEW_TITLE_FALLBACK = 'A cat on Neighbourhood Cats';
+export const PREVIEW_DESCRIPTION_FALLBACK =
+  'A cat spotted in the neighbourhood, shared on Neighbourhood Cats.';
+/** Chat apps cut descriptions at about this length anyway; a whole word and an ellipsis read better. */
+export const PREVIEW_DESCRIPTION_MAX = 200;
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeAttribute = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** The caption on one line, cut at a word boundary when it is long. */
+export function previewDescription(caption: string): string {
+  const text = caption.replace(/\s+/g, ' ').trim();
+  if (!text) return PREVIEW_DESCRIPTION_FALLBACK;
+  if (text.length <= PREVIEW_DESCRIPTION_MAX) return text;
+  const cut = text.slice(0, PREVIEW_DESCRIPTION_MAX - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > PREVIEW_DESCRIPTION_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** PUBLIC_URL when configured; else the origin the request came to (behind TRUST_PROXY, the proxy's). */
+export function publicOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
+  return publicUrl ? new URL(publicUrl).origin : `${request.protocol}://${request.host}`;
+}
+
+export interface PreviewOptions {
+  publicBase: string | undefined;
+  /** Absolute origin for og:url and relative media URLs. */
+  origin: string;
+}
+
+/** The <meta> tags for this post's page, or null when there is no such post for a stranger. */
+export async function postPreviewTags(
+  db: Executor,
+  rawPostId: string,
+  opts: PreviewOptions,
+): Promise<string | null> {
+  if (!isUuid(rawPostId)) return null;
+  const postId = rawPostId.toLowerCase();
+  const post = await getPostView(db, CRAWLER, postId, { publicBase: opts.publicBase });
+  if (!post) return null;
+  const title = post.catName ?? PREVIEW_TITLE_FALLBACK;
+  const imageAlt = post.catName ? `Photo of ${post.catName}` : 'Photo of a cat';
+  // Only these fields of the post are read: its position (approximate for a stranger) never is.
+  const tags: [attribute: 'property' | 'name', key: string, value: string][] = [
+    ['property', 'og:type', 'article'],
+    ['property', 'og:site_name', 'Neighbourhood Cats'],
+    ['property', 'og:title', title],
+    ['property', 'og:description', previewDescription(post.caption)],
+    ['property', 'og:image', new URL(post.image.variants['800'] ?? post.imageUrl, opts.origin).href],
+    ['property', 'og:image:alt', imageAlt],
+    ['property', 'og:url', new URL(`/posts/${postId}`, opts.origin).href],
+    ['name', 'twitter:card', 'summary_large_image'],
+  ];
+  return tags
+    .map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeAttribute(value)}" />`)
+    .join('\n    ');
+}

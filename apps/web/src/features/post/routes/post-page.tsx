@@ -1,0 +1,146 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import type { PostDetail } from '@cats/contracts';
+import { Avatar } from '../../../components/avatar.tsx';
+import { buttonClass } from '../../../components/button.tsx';
+import { CommentsPanel } from '../../../components/post/comments-panel.tsx';
+import { FullSizeImage } from '../../../components/post/full-size-image.tsx';
+import { LikeButton } from '../../../components/post/like-button.tsx';
+import { LocationToggle } from '../../../components/post/location-toggle.tsx';
+import { PostImage } from '../../../components/post/post-image.tsx';
+import { PostMenu } from '../../../components/post/post-menu.tsx';
+import { errorMessage } from '../../../components/post/api/errors.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { usePost } from '../api/get-post.ts';
+import { ShareButton } from '../components/share-button.tsx';
+// The shared post UI's styles (like, menu, comments), which come with the feed's card elsewhere.
+import '../../../components/post/post.css';
+import '../post-page.css';
+
+const LocationMap = lazy(() => import('../components/location-map.tsx'));
+
+/** Large on a wide screen (the photo column is at most 720 px), the whole width on a phone. */
+const PAGE_IMAGE_SIZES = '(min-width: 900px) 720px, 100vw';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
+
+/** Issue 24, "A page per post": one picture with everything about it, at an address one can share. */
+export default function PostPage() {
+  const { postId = '' } = useParams();
+  return <PostView key={postId} postId={postId} />;
+}
+
+function PostView({ postId }: { postId: string }) {
+  const query = usePost(postId);
+  const post = query.data;
+  // Unknown, hidden, blocked (the server's 404), or hidden from this page just now (the cache lost it).
+  const gone = (query.error instanceof ApiError && query.error.status === 404) || post === null;
+  if (gone) return <NotAvailable />;
+  if (query.isError) {
+    return (
+      <div className="post-page">
+        <p className="post-page__status" role="alert">
+          Error: {errorMessage(query.error)}
+        </p>
+      </div>
+    );
+  }
+  if (!post) {
+    return (
+      <div className="post-page">
+        <p className="post-page__status" role="status">
+          Loading picture...
+        </p>
+      </div>
+    );
+  }
+  return <PostDetails post={post} />;
+}
+
+function PostDetails({ post }: { post: PostDetail }) {
+  const [fullSize, setFullSize] = useState(false);
+  const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+  const created = new Date(post.createdAt);
+  const url = `${window.location.origin}/posts/${post._id}`;
+  const located = post.latitude !== null && post.longitude !== null;
+
+  return (
+    <article className="post-page" aria-label={alt} data-post-id={post._id}>
+      <title>{`${post.catName ?? 'A cat'} · Neighbourhood Cats`}</title>
+      <div className="post-page__photo">
+        <button
+          type="button"
+          className="post-page__photo-button"
+          aria-label="View full size"
+          onClick={() => setFullSize(true)}
+        >
+          <PostImage
+            image={post.image}
+            fallbackSrc={post.imageUrl}
+            alt={alt}
+            sizes={PAGE_IMAGE_SIZES}
+            eager
+          />
+        </button>
+      </div>
+      <div className="post-page__details">
+        <header className="post-page__header">
+          <Link to={`/profile/${post.user._id}`} className="post-page__author">
+            <Avatar src={post.user.avatarUrl ?? post.user.profilePicUrl} size={40} />
+            <span className="post-page__username">{post.user.username}</span>
+          </Link>
+          <time className="post-page__date" dateTime={post.createdAt} title={created.toISOString()}>
+            {dateFormat.format(created)}
+          </time>
+        </header>
+        {post.catName && <h1 className="post-page__cat-name">{post.catName}</h1>}
+        {post.caption && <p className="post-page__caption">{post.caption}</p>}
+        <div className="post-page__actions">
+          <LikeButton post={post} />
+          <ShareButton url={url} title={post.catName ?? 'A cat on Neighbourhood Cats'} />
+          {post.isOwn && <LocationToggle post={post} />}
+          {post.canHide && <PostMenu post={post} />}
+        </div>
+        {located && (
+          <section className="post-page__location" aria-labelledby="post-page-location">
+            <h2 id="post-page-location" className="post-page__section-title">
+              Where it was spotted
+            </h2>
+            <Suspense fallback={<div className="post-page__map post-page__map--loading" />}>
+              <LocationMap
+                latitude={post.latitude!}
+                longitude={post.longitude!}
+                approximate={post.locationPrecision === 'approximate'}
+              />
+            </Suspense>
+            {post.locationPrecision === 'approximate' && (
+              <p className="post-page__location-note">Approximate location (about 500 m)</p>
+            )}
+          </section>
+        )}
+        <section className="post-page__comments" aria-labelledby="post-page-comments">
+          <h2 id="post-page-comments" className="post-page__section-title">
+            Comments
+          </h2>
+          <CommentsPanel postId={post._id} />
+        </section>
+      </div>
+      {fullSize && <FullSizeImage image={post.image} alt={alt} onClose={() => setFullSize(false)} />}
+    </article>
+  );
+}
+
+function NotAvailable() {
+  return (
+    <div className="post-page post-page--gone">
+      <title>Picture not available · Neighbourhood Cats</title>
+      <div className="post-page__gone-card">
+        <h1>This picture is not available</h1>
+        <p>It may have been removed, or it is not shown to you.</p>
+        <Link className={buttonClass('primary')} to="/feed">
+          Back to the feed
+        </Link>
+      </div>
+    </div>
+  );
+}
