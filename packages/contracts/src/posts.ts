@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageNumberSchema } from './common.ts';
 import { userSummarySchema } from './users.ts';
 import {
   CAPTION_MAX,
@@ -55,6 +56,11 @@ export const pagedPostsResponseSchema = z.object({ posts: z.array(postSchema), i
 export type PagedPostsResponse = z.infer<typeof pagedPostsResponseSchema>;
 
 export const feedQuerySchema = z.object({ cursor: z.string().max(200).optional() });
+
+/** GET /api/profile/hiddenPosts: newest hide first, by page number from 1 or by info.nextCursor. */
+export const hiddenPostsQuerySchema = feedQuerySchema.extend({
+  page: pageNumberSchema.default(1),
+});
 
 export const createPostFieldsSchema = z.object({
   catName: z.string().trim().max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`).optional(),
