@@ -11,6 +11,15 @@ import {
 
 export * from './posts-constants.ts';
 
+/**
+ * Control characters other than tab and line breaks. Captions and comments keep their lines (the web shows
+ * them as text with white-space: pre-line); the rest (NUL, which PostgreSQL text cannot hold, terminal
+ * escapes, bells) has no place in them and is refused.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNWANTED_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const hasUnwantedControls = (text: string): boolean => UNWANTED_CONTROLS.test(text);
+
 export const latitudeSchema = z.number().finite().min(-LATITUDE_LIMIT).max(LATITUDE_LIMIT);
 export const longitudeSchema = z.number().finite().min(-LONGITUDE_LIMIT).max(LONGITUDE_LIMIT);
 
@@ -64,7 +73,12 @@ export const hiddenPostsQuerySchema = feedQuerySchema.extend({
 
 export const createPostFieldsSchema = z.object({
   catName: z.string().trim().max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`).optional(),
-  comment: z.string().trim().max(CAPTION_MAX, `Comment is at most ${CAPTION_MAX} characters`).optional(),
+  comment: z
+    .string()
+    .trim()
+    .max(CAPTION_MAX, `Comment is at most ${CAPTION_MAX} characters`)
+    .refine((text) => !hasUnwantedControls(text), 'Caption contains invalid characters')
+    .optional(),
   latitude: z.string().max(40).optional(),
   longitude: z.string().max(40).optional(),
   showLocation: z.string().max(10).optional(),
@@ -101,7 +115,8 @@ export const createCommentRequestSchema = z.object({
     .string()
     .trim()
     .min(1, 'Comment cannot be empty')
-    .max(COMMENT_MAX, `Comment is at most ${COMMENT_MAX} characters`),
+    .max(COMMENT_MAX, `Comment is at most ${COMMENT_MAX} characters`)
+    .refine((text) => !hasUnwantedControls(text), 'Comment contains invalid characters'),
 });
 
 export const sharePostRequestSchema = z.object({ groupIds: z.array(z.string()).max(100) });
