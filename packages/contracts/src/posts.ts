@@ -19,6 +19,8 @@ export * from './posts-constants.ts';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNWANTED_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 export const hasUnwantedControls = (text: string): boolean => UNWANTED_CONTROLS.test(text);
+/** Browsers send a textarea's line breaks as CRLF in multipart forms; one '\n' each, counted as one. */
+const normalizeLineBreaks = (text: string): string => text.replace(/\r\n?/g, '\n');
 
 export const latitudeSchema = z.number().finite().min(-LATITUDE_LIMIT).max(LATITUDE_LIMIT);
 export const longitudeSchema = z.number().finite().min(-LONGITUDE_LIMIT).max(LONGITUDE_LIMIT);
@@ -75,6 +77,7 @@ export const createPostFieldsSchema = z.object({
   catName: z.string().trim().max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`).optional(),
   comment: z
     .string()
+    .overwrite(normalizeLineBreaks)
     .trim()
     .max(CAPTION_MAX, `Comment is at most ${CAPTION_MAX} characters`)
     .refine((text) => !hasUnwantedControls(text), 'Caption contains invalid characters')
@@ -113,6 +116,7 @@ export type CommentsResponse = z.infer<typeof commentsResponseSchema>;
 export const createCommentRequestSchema = z.object({
   newComment: z
     .string()
+    .overwrite(normalizeLineBreaks)
     .trim()
     .min(1, 'Comment cannot be empty')
     .max(COMMENT_MAX, `Comment is at most ${COMMENT_MAX} characters`)

@@ -308,7 +308,8 @@ describe('POST /api/posts/createPost: refusals store nothing', () => {
   });
 
   it('keeps the line breaks of a caption and refuses other control characters', async () => {
-    const res = await upload('photo-no-gps.jpg', { comment: 'Mittens\non the wall\n\nagain ' });
+    // As a browser sends a textarea in a multipart form: CRLF.
+    const res = await upload('photo-no-gps.jpg', { comment: 'Mittens\r\non the wall\n\nagain ' });
     expect(res.statusCode, res.body).toBe(201);
     const post = (res.json() as { post: Post }).post;
     expect(post.caption).toBe('Mittens\non the wall\n\nagain');

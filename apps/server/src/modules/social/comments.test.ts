@@ -128,7 +128,7 @@ describe('comments: getComments, createComment, delete', () => {
     }
     expect(await t.db.select().from(comments).where(eq(comments.postId, post.id))).toHaveLength(0);
     // Line breaks are kept, inside the text; trimming takes them off the ends only.
-    const lines = await addComment(alice.id, post.id, { newComment: '\nFirst line\nSecond\tline\r\n' });
+    const lines = await addComment(alice.id, post.id, { newComment: '\nFirst line\r\nSecond\tline\r\n' });
     expect(lines.statusCode).toBe(200);
     expect(lines.json().comments[0].comment).toBe('First line\nSecond\tline');
     await deleteComment(alice.id, lines.json().comments[0]._id);
