@@ -192,7 +192,7 @@ describe('hide, block and undo', () => {
     const lines = await caption.evaluate((el) => {
       const range = document.createRange();
       range.selectNodeContents(el);
-      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
     });
     expect(lines).toBe(2);
     const time = card(page, post._id).locator('time');
