@@ -158,6 +158,11 @@ describe('likes, comments, hide and block', () => {
     // Block the author: all their cards go, others stay.
     await card(page, first._id).getByRole('button', { name: 'Post options' }).click();
     await page.getByRole('menuitem', { name: 'Block user' }).click();
+    // Blocking asks first (issue 24).
+    await page
+      .getByRole('alertdialog', { name: `Block ${neighbour.username}?` })
+      .getByRole('button', { name: 'Block' })
+      .click();
     await card(page, first._id).waitFor({ state: 'detached' });
     await card(page, third._id).waitFor({ state: 'detached' });
     expect(await page.getByRole('menu').count()).toBe(0);
@@ -187,6 +192,10 @@ describe('likes, comments, hide and block', () => {
 
     await demoCard.getByRole('button', { name: 'Post options' }).click();
     await page.getByRole('menuitem', { name: 'Block user' }).click();
+    await page
+      .getByRole('alertdialog', { name: /^Block / })
+      .getByRole('button', { name: 'Block' })
+      .click();
     await modal.waitFor();
     await modal.getByRole('button', { name: 'OK' }).click();
     await modal.waitFor({ state: 'hidden' });

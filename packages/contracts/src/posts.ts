@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageNumberSchema } from './common.ts';
 import { userSummarySchema } from './users.ts';
 import {
   CAPTION_MAX,
@@ -9,6 +10,17 @@ import {
 } from './posts-constants.ts';
 
 export * from './posts-constants.ts';
+
+/**
+ * Control characters other than tab and line breaks. Captions and comments keep their lines (the web shows
+ * them as text with white-space: pre-line); the rest (NUL, which PostgreSQL text cannot hold, terminal
+ * escapes, bells) has no place in them and is refused.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNWANTED_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const hasUnwantedControls = (text: string): boolean => UNWANTED_CONTROLS.test(text);
+/** Browsers send a textarea's line breaks as CRLF in multipart forms; one '\n' each, counted as one. */
+const normalizeLineBreaks = (text: string): string => text.replace(/\r\n?/g, '\n');
 
 export const latitudeSchema = z.number().finite().min(-LATITUDE_LIMIT).max(LATITUDE_LIMIT);
 export const longitudeSchema = z.number().finite().min(-LONGITUDE_LIMIT).max(LONGITUDE_LIMIT);
@@ -72,9 +84,20 @@ export type PagedPostsResponse = z.infer<typeof pagedPostsResponseSchema>;
 
 export const feedQuerySchema = z.object({ cursor: z.string().max(200).optional() });
 
+/** GET /api/profile/hiddenPosts: newest hide first, by page number from 1 or by info.nextCursor. */
+export const hiddenPostsQuerySchema = feedQuerySchema.extend({
+  page: pageNumberSchema.default(1),
+});
+
 export const createPostFieldsSchema = z.object({
   catName: z.string().trim().max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`).optional(),
-  comment: z.string().trim().max(CAPTION_MAX, `Comment is at most ${CAPTION_MAX} characters`).optional(),
+  comment: z
+    .string()
+    .overwrite(normalizeLineBreaks)
+    .trim()
+    .max(CAPTION_MAX, `Comment is at most ${CAPTION_MAX} characters`)
+    .refine((text) => !hasUnwantedControls(text), 'Caption contains invalid characters')
+    .optional(),
   latitude: z.string().max(40).optional(),
   longitude: z.string().max(40).optional(),
   showLocation: z.string().max(10).optional(),
@@ -109,9 +132,11 @@ export type CommentsResponse = z.infer<typeof commentsResponseSchema>;
 export const createCommentRequestSchema = z.object({
   newComment: z
     .string()
+    .overwrite(normalizeLineBreaks)
     .trim()
     .min(1, 'Comment cannot be empty')
-    .max(COMMENT_MAX, `Comment is at most ${COMMENT_MAX} characters`),
+    .max(COMMENT_MAX, `Comment is at most ${COMMENT_MAX} characters`)
+    .refine((text) => !hasUnwantedControls(text), 'Comment contains invalid characters'),
 });
 
 export const sharePostRequestSchema = z.object({ groupIds: z.array(z.string()).max(100) });

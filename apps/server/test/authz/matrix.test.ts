@@ -218,6 +218,11 @@ const ROWS: Row[] = [
     scene: withPost((p) => json('GET', `/api/posts/${p._id}`)),
   },
   {
+    route: 'GET /api/profile/hiddenPosts',
+    expect: guarded(200, 200, 200),
+    scene: simple(() => json('GET', '/api/profile/hiddenPosts')),
+  },
+  {
     route: 'GET /api/posts/getComments/:postId',
     expect: guarded(200, 200, 200),
     scene: withPost((p) => json('GET', `/api/posts/getComments/${p._id}`)),
@@ -353,6 +358,21 @@ const ROWS: Row[] = [
         owner,
         ownerIds: [owner.user.id],
         request: () => json('PUT', `/api/posts/hidePost/${post._id}`, {}),
+      };
+    },
+  },
+  {
+    route: 'DELETE /api/posts/hidePost/:postId',
+    // The owner hid a neighbour's post; unhiding a post one never hid changes nothing and is fine.
+    expect: guarded({ status: 200, writes: 'none' }, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const post = await ctx.post(await ctx.person());
+      await call(ctx.t.app, owner.headers, 'PUT', `/api/posts/hidePost/${post._id}`, {});
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('DELETE', `/api/posts/hidePost/${post._id}`),
       };
     },
   },

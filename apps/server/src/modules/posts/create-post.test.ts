@@ -307,6 +307,25 @@ describe('POST /api/posts/createPost: refusals store nothing', () => {
     expect(json.statusCode).toBe(400);
   });
 
+  it('keeps the line breaks of a caption and refuses other control characters', async () => {
+    // As a browser sends a textarea in a multipart form: CRLF.
+    const res = await upload('photo-no-gps.jpg', { comment: 'Mittens\r\non the wall\n\nagain ' });
+    expect(res.statusCode, res.body).toBe(201);
+    const post = (res.json() as { post: Post }).post;
+    expect(post.caption).toBe('Mittens\non the wall\n\nagain');
+    const [row] = await t.db.select({ caption: posts.caption }).from(posts).where(eq(posts.id, post._id));
+    expect(row?.caption).toBe('Mittens\non the wall\n\nagain');
+
+    const before = { rows: await postCount(), files: mediaFiles().length };
+    for (const control of ['\u0000', '\u0007', '\u001b[2J']) {
+      const refused = await upload('photo-no-gps.jpg', { comment: `a${control}b` });
+      expect(refused.statusCode, JSON.stringify(control)).toBe(400);
+      expect(refused.json()).toEqual({ message: 'Caption contains invalid characters' });
+    }
+    expect(await postCount()).toBe(before.rows);
+    expect(mediaFiles().length).toBe(before.files);
+  });
+
   it('reads past a file under another name and asks for the photo', async () => {
     const before = { rows: await postCount(), files: mediaFiles().length };
     const res = await upload({ name: 'other.jpg', data: fixture('photo-gps.jpg') }, {}, owner, 'photo');

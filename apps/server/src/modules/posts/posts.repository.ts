@@ -19,6 +19,8 @@ export interface PostFilter {
   located?: boolean;
   /** Only these posts (single-post lookups). */
   postIds?: readonly string[];
+  /** Keep the posts the viewer hid (their 'Hidden pictures' list); blocks still apply. */
+  includeHidden?: boolean;
 }
 
 /** Keyset position: the last row of the previous page. createdAt keeps PostgreSQL's microseconds. */
@@ -139,6 +141,7 @@ function preparedVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagi
     filter.groupId ? 'g' : '',
     filter.located ? 'l' : '',
     filter.postIds ? 'i' : '',
+    filter.includeHidden ? 'h' : '',
     paging.cursor ? 'c' : '',
     usesOffset(paging) ? 'o' : '',
     filter.postIds ? '' : `_${paging.limit}`,
@@ -177,7 +180,7 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
   // skipping rows (OFFSET) costs a hash probe per row instead of two index lookups (docs/performance.md).
   // Both columns are NOT NULL, so NOT IN means the same as NOT EXISTS.
   const conditions: SQL[] = [
-    sql`${posts.id} not in (${hiddenPostIdsOf(viewer)})`,
+    ...(filter.includeHidden ? [] : [sql`${posts.id} not in (${hiddenPostIdsOf(viewer)})`]),
     sql`${posts.userId} not in (${usersBlockedWith(viewer)})`,
   ];
   if (filter.authorId) conditions.push(sql`${posts.userId} = ${bind('authorId')}`);
@@ -264,7 +267,7 @@ const hiddenPostIdsOf = (viewer: unknown) =>
 
 /** The feed itself: every post, less the viewer's hidden ones and those behind a block. */
 const isWholeFeed = (filter: PostFilter) =>
-  !filter.authorId && !filter.groupId && !filter.located && !filter.postIds;
+  !filter.authorId && !filter.groupId && !filter.located && !filter.postIds && !filter.includeHidden;
 
 /**
  * A deep page of the whole feed by page number (`/feed/200` skips 3,980 posts) without testing every

@@ -121,6 +121,17 @@ describe('comments: getComments, createComment, delete', () => {
     const nul = await addComment(alice.id, post.id, { newComment: 'a\u0000b' });
     expect(nul.statusCode).toBe(400);
     expect(nul.json()).toEqual({ message: 'Comment contains invalid characters' });
+    for (const control of ['\u0007', '\u001b[31m', '\u007f']) {
+      const res = await addComment(alice.id, post.id, { newComment: `a${control}b` });
+      expect(res.statusCode, JSON.stringify(control)).toBe(400);
+      expect(res.json()).toEqual({ message: 'Comment contains invalid characters' });
+    }
+    expect(await t.db.select().from(comments).where(eq(comments.postId, post.id))).toHaveLength(0);
+    // Line breaks are kept, inside the text; trimming takes them off the ends only.
+    const lines = await addComment(alice.id, post.id, { newComment: '\nFirst line\r\nSecond\tline\r\n' });
+    expect(lines.statusCode).toBe(200);
+    expect(lines.json().comments[0].comment).toBe('First line\nSecond\tline');
+    await deleteComment(alice.id, lines.json().comments[0]._id);
     const unicode = await addComment(alice.id, post.id, { newComment: 'Miau 🐈 ñ \ud800' });
     expect(unicode.statusCode).toBe(200);
     await deleteComment(alice.id, unicode.json().comments[0]._id);

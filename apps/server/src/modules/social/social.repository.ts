@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
@@ -194,6 +194,49 @@ export async function deleteComment(ex: Executor, commentId: string): Promise<vo
 
 export async function hidePost(ex: Executor, userId: string, postId: string): Promise<void> {
   await ex.insert(hiddenPosts).values({ userId, postId }).onConflictDoNothing();
+}
+
+export async function unhidePost(ex: Executor, userId: string, postId: string): Promise<void> {
+  await ex.delete(hiddenPosts).where(and(eq(hiddenPosts.userId, userId), eq(hiddenPosts.postId, postId)));
+}
+
+export interface HiddenPostRef {
+  postId: string;
+  /** When it was hidden, UTC with microseconds: the keyset of the list (a JS Date would drop them). */
+  hiddenKey: string;
+}
+
+/**
+ * One page of the posts the viewer hid, newest hide first, fetching limit + 1 to tell whether another
+ * page exists. Posts by users the viewer shares a block with are left out (a block leaves no trace).
+ * The (user_id, post_id) primary key finds the viewer's rows; a person hides few posts, so sorting
+ * them is cheap.
+ */
+export async function listHiddenPostIds(
+  ex: Executor,
+  viewerId: string,
+  paging: { limit: number; offset: number; cursor: { createdAt: string; id: string } | null },
+): Promise<HiddenPostRef[]> {
+  const conditions = [
+    eq(hiddenPosts.userId, viewerId),
+    sql`${posts.userId} not in (${usersBlockedWith(viewerId)})`,
+  ];
+  if (paging.cursor) {
+    conditions.push(
+      sql`(${hiddenPosts.createdAt}, ${hiddenPosts.postId}) < (${paging.cursor.createdAt}::timestamptz, ${paging.cursor.id}::uuid)`,
+    );
+  }
+  return ex
+    .select({
+      postId: hiddenPosts.postId,
+      hiddenKey: sql<string>`to_char(${hiddenPosts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(hiddenPosts)
+    .innerJoin(posts, eq(posts.id, hiddenPosts.postId))
+    .where(and(...conditions))
+    .orderBy(desc(hiddenPosts.createdAt), desc(hiddenPosts.postId))
+    .limit(paging.limit + 1)
+    .offset(paging.cursor ? 0 : paging.offset);
 }
 
 export async function userExists(ex: Executor, userId: string): Promise<boolean> {

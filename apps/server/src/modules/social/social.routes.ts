@@ -6,9 +6,11 @@ import {
   blockUserRequestSchema,
   commentsResponseSchema,
   createCommentRequestSchema,
+  hiddenPostsQuerySchema,
   ignoredCurrentUserBodySchema,
   likeResponseSchema,
   messageResponseSchema,
+  pagedPostsResponseSchema,
   toggleLocationResponseSchema,
 } from '@cats/contracts';
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
@@ -108,6 +110,43 @@ export const socialRoutes: FastifyPluginAsyncZod = async (app) => {
       await social.hidePost(deps, caller(request), request.params.postId);
       return { message: social.SOCIAL_MESSAGES.postHidden };
     },
+  );
+
+  app.delete(
+    '/posts/hidePost/:postId',
+    {
+      onRequest: refuseDemo,
+      schema: {
+        tags: ['social'],
+        security,
+        summary: 'Unhide a post (undo of hidePost); idempotent',
+        params: postParams,
+        response: { 200: messageResponseSchema },
+      },
+    },
+    async (request) => {
+      await social.unhidePost(deps, caller(request), request.params.postId);
+      return { message: social.SOCIAL_MESSAGES.postUnhidden };
+    },
+  );
+
+  app.get(
+    '/profile/hiddenPosts',
+    {
+      schema: {
+        tags: ['social'],
+        security,
+        summary: 'The posts the caller hid, newest hide first, paged like the feed',
+        querystring: hiddenPostsQuerySchema,
+        response: { 200: pagedPostsResponseSchema },
+      },
+    },
+    async (request) =>
+      social.hiddenPosts(deps, caller(request), {
+        page: request.query.page,
+        pageSize: app.config.FEED_PAGE_SIZE,
+        cursor: request.query.cursor,
+      }),
   );
 
   app.put(

@@ -1,8 +1,10 @@
-import { isUuid, type CommentsResponse, type UserSummary } from '@cats/contracts';
+import { isUuid, type CommentsResponse, type PagedPostsResponse, type UserSummary } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest, forbidden, notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
+import { decodeCursor, encodeCursor, toPostView } from '../posts/post-view.ts';
+import { selectVisiblePosts } from '../posts/posts.repository.ts';
 import * as repo from './social.repository.ts';
 
 export interface SocialDeps {
@@ -18,6 +20,7 @@ export const SOCIAL_MESSAGES = {
   cannotDeleteComment: 'You can only delete your own comments or comments on your posts',
   cannotHideOwnPost: 'You cannot hide your own post',
   postHidden: 'Post hidden',
+  postUnhidden: 'Post unhidden',
   cannotBlockSelf: 'You cannot block yourself',
   userBlocked: 'User blocked',
   notPostOwner: 'You can only change the location of your own posts',
@@ -140,6 +143,58 @@ export async function hidePost(deps: SocialDeps, viewer: AuthContext, rawPostId:
     if (repo.isForeignKeyViolation(err)) throw notFound(SOCIAL_MESSAGES.postNotFound);
     throw err;
   }
+}
+
+/**
+ * Undoes a hide. Idempotent: a post that is not hidden stays as it is. A post behind a block does not
+ * exist for the viewer (404 like an unknown one), whether or not they had hidden it.
+ */
+export async function unhidePost(deps: SocialDeps, viewer: AuthContext, rawPostId: string): Promise<void> {
+  const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
+  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  if (!post || post.blocked) throw notFound(SOCIAL_MESSAGES.postNotFound);
+  await repo.unhidePost(deps.db, viewer.userId, postId);
+}
+
+/**
+ * The posts the viewer hid, newest hide first, in the feed's shape (toPostView: the location rule holds),
+ * paged like the feed: by page number, or by the opaque cursor of the previous page.
+ */
+export async function hiddenPosts(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  paging: { page: number; pageSize: number; cursor?: string | undefined },
+): Promise<PagedPostsResponse> {
+  const cursor = paging.cursor ? decodeCursor(paging.cursor) : null;
+  const refs = await repo.listHiddenPostIds(deps.db, viewer.userId, {
+    limit: paging.pageSize,
+    offset: (paging.page - 1) * paging.pageSize,
+    cursor,
+  });
+  const hasMore = refs.length > paging.pageSize;
+  const pageRefs = refs.slice(0, paging.pageSize);
+  const rows =
+    pageRefs.length === 0
+      ? []
+      : await selectVisiblePosts(
+          deps.db,
+          viewer.userId,
+          { postIds: pageRefs.map((r) => r.postId), includeHidden: true },
+          { limit: pageRefs.length },
+        );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const last = pageRefs.at(-1);
+  return {
+    // In the order they were hidden; a post deleted meanwhile is simply missing.
+    posts: pageRefs.flatMap((ref) => {
+      const row = byId.get(ref.postId);
+      return row ? [toPostView(viewer, row, { publicBase: deps.publicBase })] : [];
+    }),
+    info: {
+      next: hasMore ? paging.page + 1 : null,
+      nextCursor: hasMore && last ? encodeCursor({ createdKey: last.hiddenKey, id: last.postId }) : null,
+    },
+  };
 }
 
 export async function blockUser(deps: SocialDeps, viewer: AuthContext, rawUserId: string): Promise<void> {

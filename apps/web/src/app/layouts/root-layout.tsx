@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
+import { ToastRegion } from '../../components/toast.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { ScrollRestoration } from '../scroll-restoration.tsx';
 import { VisitorNav } from './visitor-nav.tsx';
@@ -67,6 +68,7 @@ export function RootLayout() {
         <Outlet />
       </main>
       {FOOTER_PATHS.has(pathname) && <SiteFooter />}
+      <ToastRegion />
       <ScrollRestoration />
     </div>
   );

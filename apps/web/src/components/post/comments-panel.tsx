@@ -6,6 +6,7 @@ import { useCreateComment } from './api/create-comment.ts';
 import { useDeleteComment } from './api/delete-comment.ts';
 import { isDemoRefusal, logFailure } from './api/errors.ts';
 import { Avatar } from '../avatar.tsx';
+import { RelativeTime } from '../relative-time.tsx';
 import { Button } from '../button.tsx';
 import { DemoDisabledModal } from '../message-modal.tsx';
 
@@ -50,7 +51,8 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
               <div className="post-comments__content">
                 <Link to={`/profile/${c.user._id}`} className="post-comments__user">
                   {c.user.username}
-                </Link>
+                </Link>{' '}
+                <RelativeTime value={c.createdAt} className="post-comments__date" />
                 <p className="post-comments__text">{c.comment}</p>
               </div>
               {c.canDelete && (

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { Post } from '@cats/contracts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { Avatar } from '../avatar.tsx';
+import { RelativeTime } from '../relative-time.tsx';
 import { CommentsPanel } from './comments-panel.tsx';
 import { LikeButton } from './like-button.tsx';
 import { LocationToggle } from './location-toggle.tsx';
@@ -90,6 +91,7 @@ export function PostCard({
           {showLocationToggle && own && <LocationToggle post={post} />}
           {!showAuthor && !own && <PostMenu post={post} />}
         </div>
+        <RelativeTime value={post.createdAt} className="post-card__date" />
         {own && ownerActions}
         {showComments && commentsOpen && <CommentsPanel postId={post._id} id={commentsId} />}
       </div>

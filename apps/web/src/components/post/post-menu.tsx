@@ -4,11 +4,16 @@ import { useHidePost } from './api/hide-post.ts';
 import { useBlockUser } from './api/block-user.ts';
 import { DemoDisabledModal } from '../message-modal.tsx';
 import { isDemoRefusal, logFailure } from './api/errors.ts';
+import { BlockUserDialog } from './block-user-dialog.tsx';
 
-/** The card's popup menu: hide post, block user. Closes after either, on Escape and on a click outside. */
+/**
+ * The card's popup menu: hide post, block user. Closes after either, on Escape and on a click outside.
+ * Hiding acts at once (with an Undo toast); blocking asks first.
+ */
 export function PostMenu({ post }: { post: Post }) {
   const [open, setOpen] = useState(false);
   const [demo, setDemo] = useState(false);
+  const [confirmBlock, setConfirmBlock] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -78,13 +83,29 @@ export function PostMenu({ post }: { post: Post }) {
               role="menuitem"
               onClick={() => {
                 setOpen(false);
-                block.mutate(post, { onError: onFailure('Block user failed') });
+                setConfirmBlock(true);
               }}
             >
               Block user
             </button>
           </li>
         </ul>
+      )}
+      {confirmBlock && (
+        <BlockUserDialog
+          username={post.user.username}
+          pending={block.isPending}
+          onCancel={() => setConfirmBlock(false)}
+          onConfirm={() =>
+            block.mutate(
+              { user: post.user, postId: post._id },
+              {
+                onSettled: () => setConfirmBlock(false),
+                onError: onFailure('Block user failed'),
+              },
+            )
+          }
+        />
       )}
       {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
     </div>

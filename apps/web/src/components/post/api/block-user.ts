@@ -1,22 +1,62 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Post } from '@cats/contracts';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Post, UserSummary } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth-store.ts';
+import { showToast } from '../../toast.tsx';
+import { errorMessage } from './errors.ts';
 import { commentKeys } from './query-keys.ts';
 import { removePostsFromCaches } from './post-cache.ts';
 
-export const blockUser = (currentUserId: string | null, blockedUser: Post['user'], postId: string) =>
+export const blockUser = (currentUserId: string | null, blockedUser: Post['user'], postId?: string) =>
   api<unknown>('/api/profile/blockUser/', { method: 'PUT', body: { currentUserId, blockedUser, postId } });
 
-/** Blocks a post's author: all of their posts leave every list, and their comments are reloaded away. */
+export const unblockUser = (userId: string) =>
+  api<unknown>(`/api/profile/blockUser/${encodeURIComponent(userId)}`, { method: 'DELETE' });
+
+export interface BlockRequest {
+  user: UserSummary;
+  /** The post the block came from (the card's menu); none from a profile. */
+  postId?: string;
+  /** Called when the toast's Undo has unblocked them (the profile page shows them again). */
+  onUndone?: () => void;
+}
+
+/** The toast's Undo: plain calls, as the card that blocked is gone by then. */
+async function undoBlock(queryClient: QueryClient, { user, onUndone }: BlockRequest) {
+  try {
+    await unblockUser(user._id);
+    await queryClient.invalidateQueries();
+    onUndone?.();
+  } catch (err) {
+    showToast({ message: `Could not undo: ${errorMessage(err)}` });
+  }
+}
+
+/**
+ * Blocks a user: all of their posts leave every list, their comments are reloaded away, and a toast
+ * says so with an Undo (issue 24).
+ */
 export function useBlockUser() {
   const queryClient = useQueryClient();
   const { userId } = useAuth();
   return useMutation({
-    mutationFn: (post: Post) => blockUser(userId, post.user, post._id),
-    onSuccess: (_data, post) => {
-      removePostsFromCaches(queryClient, (p) => p.user._id === post.user._id);
+    mutationFn: ({ user, postId }: BlockRequest) => blockUser(userId, user, postId),
+    onSuccess: (_data, request) => {
+      removePostsFromCaches(queryClient, (p) => p.user._id === request.user._id);
       void queryClient.invalidateQueries({ queryKey: commentKeys.all });
+      showToast({
+        message: `You blocked ${request.user.username}.`,
+        action: { label: 'Undo', onAction: () => void undoBlock(queryClient, request) },
+      });
     },
+  });
+}
+
+/** Unblocks a user: their posts and comments come back, so every list is loaded again. */
+export function useUnblockUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unblockUser,
+    onSuccess: () => queryClient.invalidateQueries(),
   });
 }

@@ -1,6 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth-store.ts';
+import { showToast } from '../../toast.tsx';
+import { errorMessage } from './errors.ts';
 import { removePostsFromCaches } from './post-cache.ts';
 
 export const hidePost = (postId: string, currentUserId: string | null) =>
@@ -9,12 +11,46 @@ export const hidePost = (postId: string, currentUserId: string | null) =>
     body: { currentUserId },
   });
 
-/** Hides a post for the viewer: it leaves every list at once (spec section 4). */
+export const unhidePost = (postId: string) =>
+  api<unknown>(`/api/posts/hidePost/${encodeURIComponent(postId)}`, { method: 'DELETE' });
+
+/**
+ * The toast's Undo. Plain calls, not a mutation hook: the card that hid the post is gone by then, and
+ * the toast outlives it.
+ */
+async function undoHide(queryClient: QueryClient, postId: string) {
+  try {
+    await unhidePost(postId);
+    await queryClient.invalidateQueries();
+  } catch (err) {
+    showToast({ message: `Could not undo: ${errorMessage(err)}` });
+  }
+}
+
+/**
+ * Hides a post for the viewer: it leaves every list at once (spec section 4), and a toast says so with
+ * an Undo (issue 24).
+ */
 export function useHidePost() {
   const queryClient = useQueryClient();
   const { userId } = useAuth();
   return useMutation({
     mutationFn: (postId: string) => hidePost(postId, userId),
-    onSuccess: (_data, postId) => removePostsFromCaches(queryClient, (p) => p._id === postId),
+    onSuccess: (_data, postId) => {
+      removePostsFromCaches(queryClient, (p) => p._id === postId);
+      showToast({
+        message: 'Post hidden. You can find it in Settings, under Hidden pictures.',
+        action: { label: 'Undo', onAction: () => void undoHide(queryClient, postId) },
+      });
+    },
+  });
+}
+
+/** Unhides a post (the Hidden pictures list): it comes back wherever it belongs, so lists reload. */
+export function useUnhidePost() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unhidePost,
+    onSuccess: () => queryClient.invalidateQueries(),
   });
 }

@@ -9,6 +9,7 @@ import { ChangeEmailForm } from '../components/change-email-form.tsx';
 import { ChangePasswordForm } from '../components/change-password-form.tsx';
 import { ChangeUsernameForm } from '../components/change-username-form.tsx';
 import { DeleteAccount } from '../components/delete-account.tsx';
+import { HiddenPosts } from '../components/hidden-posts.tsx';
 import { LocationPrivacy } from '../components/location-privacy.tsx';
 import { errorText } from '../components/settings-card.tsx';
 import './settings-page.css';
@@ -66,6 +67,7 @@ export default function SettingsPage() {
             disabled={profile.data.isDemo}
             onDemoRefused={showDemoModal}
           />
+          <HiddenPosts disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <BlockedUsers disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <DeleteAccount
             userId={userId ?? profile.data._id}

@@ -1,6 +1,12 @@
+import { useState } from 'react';
 import { Navigate, useParams } from 'react-router';
+import type { UserSummary } from '@cats/contracts';
 import { useAuth } from '../../../lib/auth-store.ts';
-import { errorMessage } from '../../../components/post/api/errors.ts';
+import { Button } from '../../../components/button.tsx';
+import { DemoDisabledModal } from '../../../components/message-modal.tsx';
+import { errorMessage, isDemoRefusal, logFailure } from '../../../components/post/api/errors.ts';
+import { useBlockUser, useUnblockUser } from '../../../components/post/api/block-user.ts';
+import { BlockUserDialog } from '../../../components/post/block-user-dialog.tsx';
 import { useUserProfile } from '../api/get-user-profile.ts';
 import { ProfilePicture } from '../components/profile-picture.tsx';
 import { ProfilePosts } from '../components/profile-posts.tsx';
@@ -17,6 +23,11 @@ export default function UserProfilePage() {
 function UserProfile({ userId }: { userId: string }) {
   const profile = useUserProfile(userId);
   const user = profile.data;
+  // A blocked profile answers 404 like an unknown one (blocks leave no trace), so the blocked state
+  // is known from the block itself, on this page only; Settings lists blocked users for later.
+  const [blocked, setBlocked] = useState<UserSummary | null>(null);
+
+  if (blocked) return <BlockedProfile user={blocked} onUnblocked={() => setBlocked(null)} />;
   return (
     <div className="profile-page">
       <section className="profile-page__head" aria-label="Profile">
@@ -24,6 +35,7 @@ function UserProfile({ userId }: { userId: string }) {
           <>
             <h1>{user.username}</h1>
             <ProfilePicture url={user.profilePicUrl} name={user.username} />
+            <BlockButton user={user} onBlocked={() => setBlocked(user)} onUndone={() => setBlocked(null)} />
           </>
         ) : profile.isError ? (
           <>
@@ -44,6 +56,83 @@ function UserProfile({ userId }: { userId: string }) {
           <ProfilePosts userId={userId} own={false} emptyText="No pictures yet." />
         </section>
       )}
+    </div>
+  );
+}
+
+/** 'Block', with the same confirmation as the cards' menu. */
+function BlockButton({
+  user,
+  onBlocked,
+  onUndone,
+}: {
+  user: UserSummary;
+  onBlocked: () => void;
+  onUndone: () => void;
+}) {
+  const block = useBlockUser();
+  const [confirming, setConfirming] = useState(false);
+  const [demo, setDemo] = useState(false);
+  return (
+    <>
+      <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
+        Block
+      </Button>
+      {confirming && (
+        <BlockUserDialog
+          username={user.username}
+          pending={block.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() =>
+            block.mutate(
+              { user, onUndone },
+              {
+                onSuccess: onBlocked,
+                onError: (err) => (isDemoRefusal(err) ? setDemo(true) : logFailure('Block user failed', err)),
+                onSettled: () => setConfirming(false),
+              },
+            )
+          }
+        />
+      )}
+      {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
+    </>
+  );
+}
+
+/** What the profile shows right after blocking them, with the way back. */
+function BlockedProfile({ user, onUnblocked }: { user: UserSummary; onUnblocked: () => void }) {
+  const unblock = useUnblockUser();
+  const [failure, setFailure] = useState<string | null>(null);
+  return (
+    <div className="profile-page">
+      <section className="profile-page__head profile-page__blocked" aria-label="Profile">
+        <h1>{user.username}</h1>
+        <p className="profile-page__status">You blocked {user.username}.</p>
+        <p className="profile-page__privacy">
+          You will not see each other&apos;s pictures, comments or profiles. Blocked users are listed in
+          Settings.
+        </p>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={unblock.isPending}
+          onClick={() => {
+            setFailure(null);
+            unblock.mutate(user._id, {
+              onSuccess: onUnblocked,
+              onError: (err) => setFailure(`Error: ${errorMessage(err)}`),
+            });
+          }}
+        >
+          Unblock
+        </Button>
+        {failure && (
+          <p className="profile-page__error" role="alert">
+            {failure}
+          </p>
+        )}
+      </section>
     </div>
   );
 }

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Button } from '../../../components/button.tsx';
+import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import { useUnhidePost } from '../../../components/post/api/hide-post.ts';
+import { flattenPages } from '../../../components/post/api/post-cache.ts';
+import { RelativeTime } from '../../../components/relative-time.tsx';
+import { useHiddenPosts } from '../api/get-hidden-posts.ts';
+import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
+
+/** Settings' 'Hidden pictures' (issue 24): what the viewer hid, newest first, each with 'Unhide'. */
+export function HiddenPosts({ disabled, onDemoRefused }: { disabled: boolean; onDemoRefused: () => void }) {
+  const list = useHiddenPosts();
+  const unhide = useUnhidePost();
+  const [status, setStatus] = useState<FormStatus>(null);
+  const posts = flattenPages(list.data);
+
+  return (
+    <SettingsCard
+      title="Hidden pictures"
+      description="Pictures you hid from your feed. Unhide one to see it again."
+    >
+      {() => (
+        <>
+          {list.isPending ? (
+            <p className="muted">Loading...</p>
+          ) : list.isError ? (
+            <p className="notice notice--error">Error: {errorText(list.error)}</p>
+          ) : posts.length === 0 ? (
+            <p className="muted">You have not hidden any pictures.</p>
+          ) : (
+            <ul className="hidden-posts">
+              {posts.map((post) => {
+                const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+                return (
+                  <li key={post._id} className="hidden-posts__item">
+                    <img
+                      className="hidden-posts__image"
+                      src={post.image.variants['300'] ?? post.imageUrl}
+                      alt={alt}
+                      width={64}
+                      height={64}
+                      loading="lazy"
+                    />
+                    <div className="hidden-posts__text">
+                      <span className="hidden-posts__author">{post.user.username}</span>
+                      {(post.catName || post.caption) && (
+                        <span className="hidden-posts__caption">{post.catName ?? post.caption}</span>
+                      )}
+                      <RelativeTime value={post.createdAt} className="hidden-posts__date" />
+                    </div>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={disabled || (unhide.isPending && unhide.variables === post._id)}
+                      onClick={() => {
+                        setStatus(null);
+                        unhide.mutate(post._id, {
+                          onSuccess: () => setStatus({ kind: 'success', text: 'Picture unhidden' }),
+                          onError: (err) =>
+                            isDemoDisabledError(err)
+                              ? onDemoRefused()
+                              : setStatus({ kind: 'error', text: errorText(err) }),
+                        });
+                      }}
+                    >
+                      Unhide<span className="visually-hidden"> {alt}</span>
+                    </Button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {list.hasNextPage && (
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={list.isFetchingNextPage}
+              onClick={() => void list.fetchNextPage()}
+            >
+              Show more
+            </Button>
+          )}
+          <FormStatusMessage status={status} />
+        </>
+      )}
+    </SettingsCard>
+  );
+}
