@@ -61,7 +61,9 @@ export const posts = pgTable(
     index('posts_user_trash_idx')
       .on(t.userId, t.deletedAt.desc())
       .where(sql`${t.deletedAt} is not null`),
-    index('posts_trash_purge_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null`),
+    index('posts_trash_purge_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null`),
     index('posts_media_key_idx').on(t.mediaKey),
     // What a group share points at (post_groups_post_author_fk): the post together with its author.
     uniqueIndex('posts_id_user_idx').on(t.id, t.userId),

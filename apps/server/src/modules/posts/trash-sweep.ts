@@ -10,12 +10,10 @@ export const TRASH_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
  * keeps the process alive, and closing the app stops it after the round under way.
  */
 export const trashSweepPlugin = fp(
-  async (
-    app: FastifyInstance,
-    options: { intervalMs?: number; sweep?: (now: Date) => Promise<number> },
-  ) => {
+  async (app: FastifyInstance, options: { intervalMs?: number; sweep?: (now: Date) => Promise<number> }) => {
     const sweep =
-      options.sweep ?? ((now: Date) => sweepTrash({ db: app.database.db, storage: app.storage, log: app.log }, now));
+      options.sweep ??
+      ((now: Date) => sweepTrash({ db: app.database.db, storage: app.storage, log: app.log }, now));
     let running: Promise<void> | null = null;
     let timer: NodeJS.Timeout | null = null;
     let closing = false;

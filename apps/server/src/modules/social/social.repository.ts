@@ -184,7 +184,8 @@ export async function findCommentAccess(
       visible: sql<boolean>`(${postVisibleTo(viewerId)} and ${notBlockedWith(viewerId, comments.userId)})`,
     })
     .from(comments)
-    .innerJoin(posts, eq(posts.id, comments.postId))
+    // A comment on a trashed post waits there with it (not even its author deletes it meanwhile).
+    .innerJoin(posts, and(eq(posts.id, comments.postId), isNull(posts.deletedAt)))
     .where(eq(comments.id, commentId));
   return row ?? null;
 }
