@@ -7,16 +7,21 @@ import { ScrollRestoration } from '../scroll-restoration.tsx';
 import { VisitorNav } from './visitor-nav.tsx';
 import './root-layout.css';
 
-/** Members' navigation, with the query cache its profile picture needs: off the landing page's code. */
+/**
+ * Members' navigation, with the query cache its profile picture needs, and where members' toasts show
+ * (only members act on posts): off the landing page's code.
+ */
 const MemberNav = lazy(async () => {
-  const [{ MemberNav: Nav }, { default: QueryProvider }] = await Promise.all([
+  const [{ MemberNav: Nav }, { default: QueryProvider }, { ToastHost }] = await Promise.all([
     import('./top-nav.tsx'),
     import('../query-provider.tsx'),
+    import('../../components/toast.tsx'),
   ]);
   return {
     default: () => (
       <QueryProvider>
         <Nav />
+        <ToastHost />
       </QueryProvider>
     ),
   };

@@ -10,6 +10,7 @@ import { ChangePasswordForm } from '../components/change-password-form.tsx';
 import { ChangeUsernameForm } from '../components/change-username-form.tsx';
 import { DeleteAccount } from '../components/delete-account.tsx';
 import { LocationPrivacy } from '../components/location-privacy.tsx';
+import { TrashLink } from '../components/trash-link.tsx';
 import { errorText } from '../components/settings-card.tsx';
 import './settings-page.css';
 
@@ -67,6 +68,7 @@ export default function SettingsPage() {
             onDemoRefused={showDemoModal}
           />
           <BlockedUsers disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
+          <TrashLink />
           <DeleteAccount
             userId={userId ?? profile.data._id}
             disabled={profile.data.isDemo}
