@@ -10,9 +10,9 @@ import './trash-page.css';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** How long until the sweep may purge it, in whole days as people count them down. */
+/** How long until the sweep may purge it, in days begun (30 right after deleting, 1 on the last day). */
 function daysLeftText(purgeAt: string, now: number): string {
-  const days = Math.floor((Date.parse(purgeAt) - now) / DAY_MS);
+  const days = Math.ceil((Date.parse(purgeAt) - now) / DAY_MS);
   if (days >= 2) return `${days} days left`;
   if (days === 1) return '1 day left';
   return 'Deleted for good within a day';
@@ -49,9 +49,9 @@ export default function TrashPage() {
       </p>
       <p className="notice notice--success trash__status" role="status" hidden={status?.kind !== 'success'}>
         {status?.kind === 'success' && (
-          <>
+          <span>
             {status.text} <Link to="/profile/me">View your profile</Link>
-          </>
+          </span>
         )}
       </p>
       {status?.kind === 'error' && (
