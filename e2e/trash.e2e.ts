@@ -69,7 +69,7 @@ describe('trash', () => {
     await item.getByText('30 days left').waitFor();
     await item.getByRole('img', { name: 'Photo of Mochi' }).waitFor();
     await page.waitForFunction(
-      () => [...document.images].every((img) => img.complete && img.naturalWidth > 0),
+      () => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
       undefined,
       { timeout: 10_000 },
     );
@@ -118,7 +118,7 @@ describe('trash', () => {
       second._id,
     ]);
     await page.waitForFunction(
-      () => [...document.images].every((img) => img.complete && img.naturalWidth > 0),
+      () => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
       undefined,
       { timeout: 10_000 },
     );
