@@ -27,6 +27,7 @@ import { accountRoutes } from './modules/account/account.routes.ts';
 import { mediaRoutes } from './modules/posts/media.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { postPreviewTags, publicOrigin } from './modules/posts/post-preview.ts';
+import { trashSweepPlugin } from './modules/posts/trash-sweep.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { exploreRoutes } from './modules/explore/explore.routes.ts';
@@ -113,6 +114,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(privateAnswersPlugin);
   // Before the routes: it attaches per-user write and upload limits to each write route as it is added.
   await app.register(writeRateLimitPlugin, { config });
+  // Needs the database and storage only; it starts once the app is ready and stops before they close.
+  await app.register(trashSweepPlugin);
 
   // 3. Feature modules, all under /api; media is served beside them.
   await app.register(

@@ -26,3 +26,16 @@ export function isCoordinate(value: unknown, axis: 'latitude' | 'longitude'): va
   const limit = axis === 'latitude' ? LATITUDE_LIMIT : LONGITUDE_LIMIT;
   return typeof value === 'number' && Number.isFinite(value) && value >= -limit && value <= limit;
 }
+
+/** Days a deleted post stays in its owner's trash before the daily sweep purges it (issue 24). */
+export const TRASH_DAYS = 30;
+/** The trash lists at most this many posts, newest deletion first. */
+export const TRASH_LIST_MAX = 500;
+
+export const TRASH_MESSAGES = {
+  postNotFound: 'Post not found',
+  notOwner: 'You can only delete your own pictures',
+  notInTrash: 'This picture is not in your trash',
+  moved: 'Moved to the trash',
+  restored: 'Picture restored',
+} as const;

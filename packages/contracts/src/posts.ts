@@ -149,3 +149,25 @@ export const ignoredCurrentUserBodySchema = z
   .object({ currentUserId: z.unknown().optional() })
   .loose()
   .nullish();
+
+/** One of the caller's own deleted posts, as the trash lists it (issue 24). */
+export const trashedPostSchema = postSchema.extend({
+  /** When the owner deleted it. */
+  deletedAt: z.string(),
+  /** From when the daily sweep removes it for good: deletedAt + TRASH_DAYS. */
+  purgeAt: z.string(),
+});
+export type TrashedPost = z.infer<typeof trashedPostSchema>;
+export const trashResponseSchema = z.object({ posts: z.array(trashedPostSchema) });
+export type TrashResponse = z.infer<typeof trashResponseSchema>;
+
+export const deletePostResponseSchema = z.object({
+  message: z.string(),
+  _id: z.string(),
+  deletedAt: z.string(),
+  purgeAt: z.string(),
+});
+export type DeletePostResponse = z.infer<typeof deletePostResponseSchema>;
+
+export const restorePostResponseSchema = z.object({ message: z.string(), post: postSchema });
+export type RestorePostResponse = z.infer<typeof restorePostResponseSchema>;

@@ -334,6 +334,42 @@ const ROWS: Row[] = [
     scene: withPost((p) => json('PUT', `/api/posts/toggleLocation/${p._id}`, {})),
   },
   {
+    route: 'DELETE /api/posts/:postId',
+    // Others who see the post learn it is not theirs; the demo user is refused as the demo user.
+    expect: guarded(403, 403, 200),
+    scene: withPost((p) => json('DELETE', `/api/posts/${p._id}`)),
+  },
+  {
+    route: 'GET /api/posts/trash',
+    // Everyone has a trash of their own: others see theirs (empty), never the owner's.
+    expect: guarded({ status: 200, writes: 'none' }, { status: 200, writes: 'none' }, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const post = await ctx.post(owner);
+      await ctx.t.app.inject({ ...json('DELETE', `/api/posts/${post._id}`), headers: owner.headers });
+      return { owner, ownerIds: [owner.user.id, post._id], request: () => json('GET', '/api/posts/trash') };
+    },
+  },
+  {
+    route: 'POST /api/posts/:postId/restore',
+    // Not in the caller's trash is the same 404 as unknown: nobody learns what another user deleted.
+    expect: guarded(404, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const post = await ctx.post(owner);
+      const trashed = await ctx.t.app.inject({
+        ...json('DELETE', `/api/posts/${post._id}`),
+        headers: owner.headers,
+      });
+      expect(trashed.statusCode).toBe(200);
+      return {
+        owner,
+        ownerIds: [owner.user.id, post._id],
+        request: () => json('POST', `/api/posts/${post._id}/restore`),
+      };
+    },
+  },
+  {
     route: 'PUT /api/posts/:postId/groups',
     expect: guarded(403, 403, 200),
     scene: async (ctx) => {

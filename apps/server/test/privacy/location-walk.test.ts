@@ -137,6 +137,16 @@ describe('the location rule on every GET route', () => {
     await upload('exactOwner', 'exact public, off', awkwardPoint(12), false, false);
     // GPS read from the photo itself (Málaga): no coordinates sent by the client.
     await upload('owner', 'photo GPS, on, shared', null, true, true);
+    // Deleted to the trash (issue 24): shown and shared before, now its author's alone.
+    await upload('owner', 'trashed, on, shared', awkwardPoint(14), true, true);
+    const trashed = secrets.at(-1)!;
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/posts/${trashed.id}`,
+      headers: await headers('owner'),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    trashed.trashed = true;
 
     // Blocks both ways: the owner blocks one user, who blocks the exact-location author.
     for (const [by, whom] of [
@@ -260,8 +270,9 @@ describe('the location rule on every GET route', () => {
       const posts = new Map((feed.res.json() as { posts: Post[] }).posts.map((p) => [p._id, p]));
       for (const s of secrets) {
         const allowed = allowedPrecision(viewer, s);
-        // Every secret the viewer may see is in their feed, so the rule really was checked on it.
-        expect(posts.has(s.id), `${viewer.name}: ${s.name}`).toBe(allowed !== null);
+        // Every secret the viewer may see is in their feed, so the rule really was checked on it (a
+        // trashed one only in its author's trash, walked too).
+        expect(posts.has(s.id), `${viewer.name}: ${s.name}`).toBe(allowed !== null && !s.trashed);
       }
     }
   });
@@ -274,7 +285,9 @@ describe('the location rule on every GET route', () => {
       if (!isMember) continue;
       const onMap = (map.res.json() as GroupMapResponse).posts.map((p) => p._id).sort();
       const expected = secrets
-        .filter((s) => s.sharedWith.size > 0 && s.showLocation && !viewer.blockedWith.has(s.authorId))
+        .filter(
+          (s) => s.sharedWith.size > 0 && s.showLocation && !s.trashed && !viewer.blockedWith.has(s.authorId),
+        )
         .map((s) => s.id)
         .sort();
       expect(onMap, viewer.name).toEqual(expected);
@@ -290,9 +303,25 @@ describe('the location rule on every GET route', () => {
       const counted =
         (viewport.markers?.length ?? 0) + (viewport.clusters ?? []).reduce((n, c) => n + c.count, 0);
       const london = secrets.filter(
-        (s) => s.latitude > 51 && s.showLocation && allowedPrecision(viewer, s) !== null,
+        (s) => s.latitude > 51 && s.showLocation && !s.trashed && allowedPrecision(viewer, s) !== null,
       );
       expect(counted, viewer.name).toBe(london.length);
+    }
+  });
+
+  it("the author's trash holds the trashed secret, exactly placed; nobody else's does", () => {
+    const trashed = secrets.filter((s) => s.trashed);
+    expect(trashed).toHaveLength(1);
+    for (const viewer of viewers) {
+      const answer = answers.find((a) => a.viewer === viewer && a.url === '/api/posts/trash')!;
+      expect(answer.res.statusCode, viewer.name).toBe(200);
+      const posts = (answer.res.json() as { posts: Post[] }).posts;
+      if (viewer.name !== 'owner') expect(posts, viewer.name).toEqual([]);
+      else {
+        expect(posts.map((p) => [p._id, p.latitude, p.longitude])).toEqual([
+          [trashed[0]!.id, trashed[0]!.latitude, trashed[0]!.longitude],
+        ]);
+      }
     }
   });
 

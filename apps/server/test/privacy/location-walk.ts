@@ -29,6 +29,8 @@ export interface Secret {
   exactPublic: boolean;
   /** Ids of the users (all members) of the groups the post is shared with, the author included. */
   sharedWith: ReadonlySet<string>;
+  /** In its author's trash (issue 24): nobody else may see it at all. */
+  trashed?: boolean;
 }
 
 export interface WalkViewer {
@@ -44,6 +46,7 @@ export interface WalkViewer {
 export function allowedPrecision(viewer: WalkViewer, s: Secret): Precision | null {
   if (viewer.blockedWith.has(s.authorId)) return null;
   if (viewer.userId === s.authorId) return 'exact';
+  if (s.trashed) return null;
   if (!s.showLocation) return 'none';
   if (s.sharedWith.has(viewer.userId) && !viewer.isDemo) return 'exact';
   if (s.exactPublic) return 'exact';

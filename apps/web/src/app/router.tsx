@@ -90,6 +90,10 @@ export const routes: RouteObject[] = [
                     ...memberPage(() => import('../features/account/routes/settings-page.tsx')),
                   },
                   {
+                    path: 'trash',
+                    ...memberPage(() => import('../features/trash/routes/trash-page.tsx')),
+                  },
+                  {
                     path: ':userId',
                     ...memberPage(() => import('../features/profiles/routes/user-profile-page.tsx')),
                   },

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { Link } from 'react-router';
 import './toast.css';
 
 /** How long a toast stays, unless the pointer rests on it or focus is inside it. */
@@ -11,6 +12,8 @@ export interface ToastOptions {
   message: string;
   /** One action, such as Undo. The toast closes when it is chosen. */
   action?: { label: string; onAction: () => void };
+  /** Or a place to go on from it ('Open trash'). */
+  link?: { to: string; label: string };
 }
 
 interface Toast extends ToastOptions {
@@ -112,6 +115,11 @@ function ToastItem({ toast }: { toast: Toast }) {
   return (
     <div ref={ref} className="toast">
       <p className="toast__message">{toast.message}</p>
+      {toast.link && (
+        <Link className="toast__action toast__link" to={toast.link.to} onClick={() => dismissToast(toast.id)}>
+          {toast.link.label}
+        </Link>
+      )}
       {toast.action && (
         <button
           type="button"

@@ -34,16 +34,36 @@ export const posts = pgTable(
     placeholder: text('placeholder').notNull(),
     exifData: text('exif_data'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Set when the owner deletes the post: it sits in their trash, seen by nobody else and listed
+     * nowhere, until restored or purged 30 days later (trash.service.ts).
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
     // Keyset pagination of the feed: (created_at, id) descending. user_id, after the unique pair, never
     // changes the order; it lets PostgreSQL check the feed's block filter from the index alone, so a
     // page deep into the feed reads ~60 buffers instead of ~230 (docs/performance.md, page 200).
-    index('posts_feed_idx').on(t.createdAt.desc(), t.id.desc(), t.userId),
-    index('posts_user_feed_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // Both feed indexes hold live posts only: every listing filters `deleted_at is null`, and a listing
+    // that forgot to would lose these indexes (and show up in the plans) rather than trashed posts.
+    index('posts_feed_idx')
+      .on(t.createdAt.desc(), t.id.desc(), t.userId)
+      .where(sql`${t.deletedAt} is null`),
+    index('posts_user_feed_idx')
+      .on(t.userId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
     index('posts_map_idx')
       .on(t.latitude, t.longitude)
-      .where(sql`${t.showLocation} and ${t.latitude} is not null and ${t.longitude} is not null`),
+      .where(
+        sql`${t.showLocation} and ${t.latitude} is not null and ${t.longitude} is not null and ${t.deletedAt} is null`,
+      ),
+    // The trash: one user's, newest deletion first, and the daily purge of the oldest.
+    index('posts_user_trash_idx')
+      .on(t.userId, t.deletedAt.desc())
+      .where(sql`${t.deletedAt} is not null`),
+    index('posts_trash_purge_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null`),
     index('posts_media_key_idx').on(t.mediaKey),
     // What a group share points at (post_groups_post_author_fk): the post together with its author.
     uniqueIndex('posts_id_user_idx').on(t.id, t.userId),

@@ -44,8 +44,8 @@ const toPoint = (r: RawRow): MapPointRow => ({
 
 const POINT_COLUMNS = sql`p.id, p.user_id, p.latitude, p.longitude, u.exact_public_location, p.media_key,
   extract(epoch from p.created_at) * 1000 as created_ms`;
-/** The explore layer: posts with the location switch on and valid coordinates. */
-const ON_MAP = sql`p.show_location and p.latitude is not null and p.longitude is not null`;
+/** The explore layer: live posts with the location switch on and valid coordinates (posts_map_idx). */
+const ON_MAP = sql`p.show_location and p.latitude is not null and p.longitude is not null and p.deleted_at is null`;
 
 /** Writers open at this statement's snapshot (pg_snapshot_xip), as numbers comparable with map_changes.xid. */
 const OPEN_XIDS = sql`array(select x::text::bigint from pg_snapshot_xip(pg_current_snapshot()) x)`;
@@ -233,13 +233,13 @@ const markerDetailsQuery = preparedPerDatabase((db: Executor) =>
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
-    .where(sql`${posts.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .where(sql`${posts.id} = any(${sql.placeholder('ids')}::uuid[]) and ${posts.deletedAt} is null`)
     .prepare('map_marker_details'),
 );
 
 /**
  * The cat's name, author and exact position of some posts, by id (a viewport's lone markers). Ids of
- * posts deleted since the map index last looked are simply absent.
+ * posts deleted or trashed since the map index last looked are simply absent.
  */
 export async function markerDetails(
   db: Executor,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { GroupRole } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { groupMembers, groups, joinRequests, postGroups, posts, users } from '../../db/schema/index.ts';
@@ -180,7 +180,11 @@ export async function deleteGroup(db: Executor, groupId: string): Promise<void> 
 }
 
 export async function findPostOwner(db: Executor, postId: string): Promise<string | null> {
-  const [row] = await db.select({ userId: posts.userId }).from(posts).where(eq(posts.id, postId)).limit(1);
+  const [row] = await db
+    .select({ userId: posts.userId })
+    .from(posts)
+    .where(and(eq(posts.id, postId), isNull(posts.deletedAt)))
+    .limit(1);
   return row?.userId ?? null;
 }
 

@@ -1,8 +1,8 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase } from '../../db/prepared.ts';
-import { splitIds } from '../../db/raw-results.ts';
+import { rowsOf, splitIds } from '../../db/raw-results.ts';
 import { groupMembers, hiddenPosts, postGroups, posts, users } from '../../db/schema/index.ts';
 import { notBlockedWith, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 
@@ -21,6 +21,8 @@ export interface PostFilter {
   postIds?: readonly string[];
   /** Keep the posts the viewer hid (their 'Hidden pictures' list); blocks still apply. */
   includeHidden?: boolean;
+  /** The viewer's own trashed posts instead of live ones (the trash; with postIds). */
+  trashed?: boolean;
 }
 
 /** Keyset position: the last row of the previous page. createdAt keeps PostgreSQL's microseconds. */
@@ -142,6 +144,7 @@ function preparedVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagi
     filter.located ? 'l' : '',
     filter.postIds ? 'i' : '',
     filter.includeHidden ? 'h' : '',
+    filter.trashed ? 't' : '',
     paging.cursor ? 'c' : '',
     usesOffset(paging) ? 'o' : '',
     filter.postIds ? '' : `_${paging.limit}`,
@@ -180,6 +183,11 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
   // skipping rows (OFFSET) costs a hash probe per row instead of two index lookups (docs/performance.md).
   // Both columns are NOT NULL, so NOT IN means the same as NOT EXISTS.
   const conditions: SQL[] = [
+    // Trashed posts are in no listing, their owner's included (and outside both feed indexes); only
+    // the trash shows them, to their owner alone.
+    filter.trashed
+      ? sql`${posts.deletedAt} is not null and ${posts.userId} = ${viewer}`
+      : sql`${posts.deletedAt} is null`,
     ...(filter.includeHidden ? [] : [sql`${posts.id} not in (${hiddenPostIdsOf(viewer)})`]),
     sql`${posts.userId} not in (${usersBlockedWith(viewer)})`,
   ];
@@ -267,7 +275,12 @@ const hiddenPostIdsOf = (viewer: unknown) =>
 
 /** The feed itself: every post, less the viewer's hidden ones and those behind a block. */
 const isWholeFeed = (filter: PostFilter) =>
-  !filter.authorId && !filter.groupId && !filter.located && !filter.postIds && !filter.includeHidden;
+  !filter.authorId &&
+  !filter.groupId &&
+  !filter.located &&
+  !filter.postIds &&
+  !filter.includeHidden &&
+  !filter.trashed;
 
 /**
  * A deep page of the whole feed by page number (`/feed/200` skips 3,980 posts) without testing every
@@ -275,7 +288,8 @@ const isWholeFeed = (filter: PostFilter) =>
  * bench's PostgreSQL dataset the filtered OFFSET walk of page 200 took 0.83-0.92 ms, the same walk
  * without them 0.33 ms (pgbench, one client). So:
  *
- * 1. `feed_boundary`: the post at the offset in the unfiltered feed (index-only on posts_feed_idx);
+ * 1. `feed_boundary`: the post at the offset in the unfiltered feed of live posts (index-only on
+ *    posts_feed_idx, which holds only those; trashed posts count nowhere below either);
  * 2. `feed_skipped`: how many of the posts before it the viewer does not see: their hidden posts and
  *    the posts of users they share a block with that are newer than the boundary (a few index lookups);
  * 3. the page: from the boundary on, filtered as usual, skipping that many more visible posts.
@@ -291,7 +305,7 @@ const isWholeFeed = (filter: PostFilter) =>
  */
 function deepFeedPage(db: Executor, viewer: unknown, offset: unknown) {
   const boundary = db.$with('feed_boundary', { createdAt: sql`created_at`, id: sql`id` }).as(
-    sql`select p.created_at, p.id from ${posts} p
+    sql`select p.created_at, p.id from ${posts} p where p.deleted_at is null
       order by p.created_at desc nulls last, p.id desc nulls last offset (select ${offset}::int) limit 1`,
   );
   // The boundary's (created_at, id), in the feed's order: newer posts compare greater.
@@ -299,10 +313,12 @@ function deepFeedPage(db: Executor, viewer: unknown, offset: unknown) {
   const skipped = db.$with('feed_skipped', { n: sql`n` }).as(
     sql`select count(*) as n from (
       select p.id from ${posts} p
-        where p.id in (${hiddenPostIdsOf(viewer)}) and (p.created_at, p.id) > ${boundaryKey}
+        where p.id in (${hiddenPostIdsOf(viewer)}) and p.deleted_at is null
+          and (p.created_at, p.id) > ${boundaryKey}
       union
       select p.id from ${posts} p
-        where p.user_id in (${usersBlockedWith(viewer)}) and (p.created_at, p.id) > ${boundaryKey}
+        where p.user_id in (${usersBlockedWith(viewer)}) and p.deleted_at is null
+          and (p.created_at, p.id) > ${boundaryKey}
     ) excluded`,
   );
   return {
@@ -345,4 +361,63 @@ export async function shareWithMemberGroups(
     select ${postId}, gm.group_id, gm.user_id from ${groupMembers} gm
     where gm.user_id = ${userId} and gm.group_id = any(${sql.param([...groupIds])}::uuid[])
     on conflict do nothing`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The trash (issue 24)
+// ---------------------------------------------------------------------------------------------------
+
+/** Moves the owner's live post to their trash; null when it is not theirs, unknown or already there. */
+export async function trashPost(
+  db: Executor,
+  postId: string,
+  ownerId: string,
+  now: Date,
+): Promise<{ id: string; deletedAt: Date } | null> {
+  const [row] = await db
+    .update(posts)
+    .set({ deletedAt: now })
+    .where(and(eq(posts.id, postId), eq(posts.userId, ownerId), isNull(posts.deletedAt)))
+    .returning({ id: posts.id, deletedAt: posts.deletedAt });
+  return row?.deletedAt ? { id: row.id, deletedAt: row.deletedAt } : null;
+}
+
+/** Takes the post out of its owner's trash, as it was; false when it is not in their trash. */
+export async function restorePost(db: Executor, postId: string, ownerId: string): Promise<boolean> {
+  const rows = await db
+    .update(posts)
+    .set({ deletedAt: null })
+    .where(and(eq(posts.id, postId), eq(posts.userId, ownerId), isNotNull(posts.deletedAt)))
+    .returning({ id: posts.id });
+  return rows.length > 0;
+}
+
+/** The owner's trashed posts with when each was deleted, newest deletion first (posts_user_trash_idx). */
+export async function trashedPostIds(
+  db: Executor,
+  ownerId: string,
+  limit: number,
+): Promise<{ id: string; deletedAt: Date }[]> {
+  const rows = await db
+    .select({ id: posts.id, deletedAt: posts.deletedAt })
+    .from(posts)
+    .where(and(eq(posts.userId, ownerId), isNotNull(posts.deletedAt)))
+    .orderBy(desc(posts.deletedAt), desc(posts.id))
+    .limit(limit);
+  return rows.flatMap((r) => (r.deletedAt ? [{ id: r.id, deletedAt: r.deletedAt }] : []));
+}
+
+/**
+ * Deletes up to `limit` posts trashed before `cutoff` (likes, comments, hides and group shares cascade)
+ * and returns their media prefixes. SKIP LOCKED: instances sweeping at once take different rows, and a
+ * row one of them deleted is simply gone for the others.
+ */
+export async function purgeTrashedBefore(db: Executor, cutoff: Date, limit: number): Promise<string[]> {
+  const rows = rowsOf(
+    await db.execute(sql`delete from ${posts} where ${posts.id} in (
+        select p.id from ${posts} p where p.deleted_at is not null and p.deleted_at < ${cutoff.toISOString()}::timestamptz
+        order by p.deleted_at limit ${limit} for update skip locked)
+      returning ${posts.mediaKey} as media_key`),
+  );
+  return rows.map((row) => String(row.media_key));
 }

@@ -4,12 +4,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createPostResponseSchema,
+  deletePostResponseSchema,
   errorResponseSchema,
   feedQuerySchema,
   isUuid,
   pageNumberSchema,
   pagedPostsResponseSchema,
   postDetailSchema,
+  restorePostResponseSchema,
+  trashResponseSchema,
   type Post,
 } from '@cats/contracts';
 import { HttpError, badRequest, notFound } from '../../lib/http-errors.ts';
@@ -18,6 +21,7 @@ import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { listPosts } from './post-view.ts';
 import { findVisibleUser } from './posts.repository.ts';
 import { POST_CREATED_MESSAGE, createPost, getPost } from './posts.service.ts';
+import { deletePost, listTrash, restorePost } from './trash.service.ts';
 
 export const USER_NOT_FOUND_MESSAGE = 'User not found';
 
@@ -177,4 +181,58 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  // The trash (issue 24): a deleted post waits 30 days there before the daily sweep purges it.
+  const trashDeps = { db: app.database.db, publicBase };
+  const postIdParams = z.object({ postId: z.string().max(100) });
+
+  app.delete(
+    '/posts/:postId',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary: "Delete one's own post: it goes to the trash, from which it can be restored for 30 days",
+        security,
+        params: postIdParams,
+        response: { 200: deletePostResponseSchema, ...errors, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const viewer = assertNotDemo(request);
+      return deletePost(trashDeps, viewer, request.params.postId);
+    },
+  );
+
+  app.get(
+    '/posts/trash',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary: "The caller's deleted posts, newest deletion first (at most 500), each with its purge date",
+        security,
+        response: { 200: trashResponseSchema, ...errors },
+      },
+    },
+    async (request) => listTrash(trashDeps, caller(request)),
+  );
+
+  app.post(
+    '/posts/:postId/restore',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary: "Restore a post from the caller's trash, as it was (likes, comments and group shares kept)",
+        security,
+        params: postIdParams,
+        response: { 200: restorePostResponseSchema, ...errors, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const viewer = assertNotDemo(request);
+      return restorePost(trashDeps, viewer, request.params.postId);
+    },
+  );
 };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
@@ -32,7 +32,8 @@ export async function findPostAccess(
       hiddenByViewer: sql<boolean>`exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id})`,
     })
     .from(posts)
-    .where(eq(posts.id, postId));
+    // A trashed post is not there for anyone, its owner included (it is restored from the trash only).
+    .where(and(eq(posts.id, postId), isNull(posts.deletedAt)));
   return row ? { ...row, visible: !row.blocked && !row.hiddenByViewer } : null;
 }
 
@@ -183,7 +184,8 @@ export async function findCommentAccess(
       visible: sql<boolean>`(${postVisibleTo(viewerId)} and ${notBlockedWith(viewerId, comments.userId)})`,
     })
     .from(comments)
-    .innerJoin(posts, eq(posts.id, comments.postId))
+    // A comment on a trashed post waits there with it (not even its author deletes it meanwhile).
+    .innerJoin(posts, and(eq(posts.id, comments.postId), isNull(posts.deletedAt)))
     .where(eq(comments.id, commentId));
   return row ?? null;
 }
@@ -281,6 +283,7 @@ export async function toggleShowLocation(
       and(
         eq(posts.id, postId),
         eq(posts.userId, ownerId),
+        isNull(posts.deletedAt),
         sql`${posts.latitude} is not null and ${posts.longitude} is not null`,
       ),
     )

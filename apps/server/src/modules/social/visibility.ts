@@ -19,9 +19,12 @@ export const usersBlockedWith = (viewer: unknown): SQL =>
   sql`select b.blocked_id from ${blocks} b where b.blocker_id = ${viewer}
       union all select b.blocker_id from ${blocks} b where b.blocked_id = ${viewer}`;
 
-/** A post the viewer neither hid nor shares a block with its author; own posts always qualify. */
+/**
+ * A live post (not in its owner's trash) the viewer neither hid nor shares a block with its author; own
+ * live posts always qualify.
+ */
 export function postVisibleTo(viewerId: string | Placeholder): SQL {
-  return sql`(${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}))`;
+  return sql`(${posts.deletedAt} is null and ${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}))`;
 }
 
 /**

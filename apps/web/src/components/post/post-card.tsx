@@ -8,6 +8,7 @@ import { CommentsPanel } from './comments-panel.tsx';
 import { LikeButton } from './like-button.tsx';
 import { LocationToggle } from './location-toggle.tsx';
 import { PostImage } from './post-image.tsx';
+import { OwnPostMenu } from './own-post-menu.tsx';
 import { PostMenu } from './post-menu.tsx';
 import './post.css';
 
@@ -27,7 +28,10 @@ interface PostCardProps {
   ownerActions?: ReactNode;
 }
 
-/** One post (spec section 2, Feed): author, image, caption, like, comments and the popup menu. */
+/**
+ * One post (spec section 2, Feed): author, image, caption, like, comments and the popup menu; one's own
+ * posts get their own menu (issue 24: Delete) where the spec had none.
+ */
 export function PostCard({
   post,
   showAuthor = true,
@@ -56,7 +60,7 @@ export function PostCard({
             />
             <span className="post-card__username">{post.user.username}</span>
           </Link>
-          {!own && <PostMenu post={post} />}
+          {own ? <OwnPostMenu post={post} /> : <PostMenu post={post} />}
         </header>
       )}
       <PostImage image={post.image} fallbackSrc={post.imageUrl} alt={alt} eager={eager} sizes={imageSizes} />
@@ -89,7 +93,7 @@ export function PostCard({
             View
           </Link>
           {showLocationToggle && own && <LocationToggle post={post} />}
-          {!showAuthor && !own && <PostMenu post={post} />}
+          {!showAuthor && (own ? <OwnPostMenu post={post} /> : <PostMenu post={post} />)}
         </div>
         <RelativeTime value={post.createdAt} className="post-card__date" />
         {own && ownerActions}

@@ -18,7 +18,8 @@ const isInfinitePostList = (value: unknown): value is InfiniteData<PostList> =>
   Array.isArray((value as InfiniteData<unknown>).pages) &&
   (value as InfiniteData<unknown>).pages.every(isPostList);
 
-const holdsPosts = (value: unknown): value is CachedPosts => isPostList(value) || isInfinitePostList(value);
+export const holdsPosts = (value: unknown): value is CachedPosts =>
+  isPostList(value) || isInfinitePostList(value);
 
 function mapPosts(data: CachedPosts, fn: (posts: Post[]) => Post[]): CachedPosts {
   if (isInfinitePostList(data))

@@ -11,6 +11,7 @@ import { ChangeUsernameForm } from '../components/change-username-form.tsx';
 import { DeleteAccount } from '../components/delete-account.tsx';
 import { HiddenPosts } from '../components/hidden-posts.tsx';
 import { LocationPrivacy } from '../components/location-privacy.tsx';
+import { TrashLink } from '../components/trash-link.tsx';
 import { errorText } from '../components/settings-card.tsx';
 import './settings-page.css';
 
@@ -69,6 +70,7 @@ export default function SettingsPage() {
           />
           <HiddenPosts disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <BlockedUsers disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
+          <TrashLink />
           <DeleteAccount
             userId={userId ?? profile.data._id}
             disabled={profile.data.isDemo}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sweepTrash } from './trash.service.ts';
+
+export const TRASH_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Purges posts trashed over 30 days ago (trash.service.ts): once when the app is ready, then daily.
+ * Several instances may sweep at once (each takes rows the others have not locked). The timer never
+ * keeps the process alive, and closing the app stops it after the round under way.
+ */
+export const trashSweepPlugin = fp(
+  async (app: FastifyInstance, options: { intervalMs?: number; sweep?: (now: Date) => Promise<number> }) => {
+    const sweep =
+      options.sweep ??
+      ((now: Date) => sweepTrash({ db: app.database.db, storage: app.storage, log: app.log }, now));
+    let running: Promise<void> | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    let closing = false;
+    const run = () => {
+      if (closing) return;
+      running ??= sweep(new Date())
+        .then(() => {})
+        .catch((err: unknown) => app.log.warn({ err }, 'trash sweep failed; the next round retries'))
+        .finally(() => {
+          running = null;
+        });
+    };
+    app.addHook('onReady', async () => {
+      run();
+      timer = setInterval(run, options.intervalMs ?? TRASH_SWEEP_INTERVAL_MS);
+      timer.unref();
+    });
+    // Before the database closes: no new round, and the one under way finishes first.
+    app.addHook('preClose', async () => {
+      closing = true;
+      if (timer) clearInterval(timer);
+      await running;
+    });
+  },
+  { name: 'trash-sweep' },
+);

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { TrashResponse } from '@cats/contracts';
+import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+import { signedInPage } from './support/api.ts';
+import { apiCall, apiCreatePost, apiUser, card, cardIds } from './support/posts.ts';
+
+/** Issue 24: deleting one's own picture through its card menu, the trash, and restoring it. */
+describe('trash', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  async function openDeleteDialog(page: Page, postId: string) {
+    await card(page, postId).getByRole('button', { name: 'Post options' }).click();
+    await card(page, postId).getByRole('menuitem', { name: 'Delete' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete this picture?' });
+    await dialog.waitFor();
+    // The dialog fades in: screenshots show it once it has.
+    await dialog.evaluate((el) =>
+      Promise.all(el.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+    );
+    return dialog;
+  }
+
+  it('deletes from the feed after confirming, finds it in the trash and restores it (phone)', async () => {
+    const user = await apiUser(server.url, 'trash');
+    const kept = await apiCreatePost(server.url, user.accessToken, { comment: 'Staying put' });
+    const post = await apiCreatePost(server.url, user.accessToken, {
+      catName: 'Mochi',
+      comment: 'Asleep on the bins again',
+    });
+    const page = await signedInPage(browser, server.url, user, PHONE);
+    await page.goto('/feed');
+    await card(page, post._id).waitFor();
+
+    // Cancel leaves everything as it was.
+    let dialog = await openDeleteDialog(page, post._id);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await cardIds(page)).toContain(post._id);
+
+    dialog = await openDeleteDialog(page, post._id);
+    await dialog.getByText('It goes to your trash, where you can restore it for 30 days.').waitFor();
+    await screenshot(page, 'trash-confirm-390');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await card(page, post._id).waitFor({ state: 'detached' });
+    expect(await cardIds(page)).toContain(kept._id);
+    const toast = page.getByRole('status').filter({ hasText: 'Picture moved to the trash.' });
+    await toast.waitFor();
+    await screenshot(page, 'trash-toast-390');
+
+    // The server agrees: in the trash, out of the feed.
+    const trash = await apiCall<TrashResponse>(server.url, user.accessToken, '/api/posts/trash');
+    expect(trash.posts.map((p) => p._id)).toEqual([post._id]);
+
+    await toast.getByRole('link', { name: 'Open trash' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
+    const item = page.locator(`li[data-post-id="${post._id}"]`);
+    await item.getByText('Asleep on the bins again').waitFor();
+    await item.getByText('30 days left').waitFor();
+    await item.getByRole('img', { name: 'Photo of Mochi' }).waitFor();
+    await page.waitForFunction(
+      () => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
+      undefined,
+      { timeout: 10_000 },
+    );
+    await screenshot(page, 'trash-page-390');
+
+    await item.getByRole('button', { name: 'Restore Photo of Mochi' }).click();
+    await page.getByText('Picture restored to your profile.').waitFor();
+    await page.getByText('Your trash is empty.').waitFor();
+    await screenshot(page, 'trash-empty-390');
+
+    await page.goto('/feed');
+    await card(page, post._id).waitFor();
+    expect((await apiCall<TrashResponse>(server.url, user.accessToken, '/api/posts/trash')).posts).toEqual(
+      [],
+    );
+    await page.context().close();
+  });
+
+  it('deletes from the own profile and reaches the trash from Settings (desktop)', async () => {
+    const user = await apiUser(server.url, 'trashdesk');
+    const first = await apiCreatePost(server.url, user.accessToken, {
+      catName: 'Pepper',
+      comment: 'On the wall',
+    });
+    const second = await apiCreatePost(server.url, user.accessToken, { comment: 'In the window' });
+    const page = await signedInPage(browser, server.url, user, DESKTOP);
+    await page.goto('/profile/me');
+    await card(page, second._id).waitFor();
+
+    let dialog = await openDeleteDialog(page, second._id);
+    await screenshot(page, 'trash-confirm-1280');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await card(page, second._id).waitFor({ state: 'detached' });
+    dialog = await openDeleteDialog(page, first._id);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await card(page, first._id).waitFor({ state: 'detached' });
+
+    await page.goto('/profile/settings');
+    await page.getByRole('link', { name: 'Open trash' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
+    // Newest deletion first.
+    const items = page.locator('li[data-post-id]');
+    await items.nth(1).waitFor();
+    expect(await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-post-id')))).toEqual([
+      first._id,
+      second._id,
+    ]);
+    await page.waitForFunction(
+      () => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
+      undefined,
+      { timeout: 10_000 },
+    );
+    await screenshot(page, 'trash-page-1280');
+
+    await page.getByRole('button', { name: 'Restore Photo of Pepper' }).click();
+    await page.getByText('Picture restored to your profile.').waitFor();
+    await page.locator(`li[data-post-id="${first._id}"]`).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'View your profile' }).click();
+    await card(page, first._id).waitFor();
+    expect(await cardIds(page)).not.toContain(second._id);
+    await page.context().close();
+  });
+});
