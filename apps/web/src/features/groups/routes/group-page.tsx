@@ -89,7 +89,8 @@ export default function GroupPage() {
             </div>
           </div>
           <p className="groups-detail__privacy muted">
-            Members of this group see the exact location of every picture shared with it.
+            Members of this group see the exact spot of every picture shared with it whose location is on. A
+            picture whose location is off shows no location here either.
           </p>
           {view === 'feed' ? (
             <GroupFeed groupId={data._id} />
