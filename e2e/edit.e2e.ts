@@ -22,7 +22,10 @@ describe('edit, edit history and alt text', () => {
     await server?.dispose();
   });
 
-  async function signedIn(user: SessionUser, viewport = DESKTOP): Promise<Page> {
+  async function signedIn(
+    user: SessionUser,
+    viewport: { width: number; height: number } = DESKTOP,
+  ): Promise<Page> {
     const page = await (await newContext(browser, server.url, viewport)).newPage();
     await loginThroughUi(page, user.email, user.password, { remember: true });
     return page;

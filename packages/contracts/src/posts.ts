@@ -94,10 +94,7 @@ export const hiddenPostsQuerySchema = feedQuerySchema.extend({
   page: pageNumberSchema.default(1),
 });
 
-const catNameSchema = z
-  .string()
-  .trim()
-  .max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`);
+const catNameSchema = z.string().trim().max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`);
 /** The spec's form calls the caption 'comment'; the edit dialog calls it what it is. */
 const captionSchema = (name: 'Comment' | 'Caption') =>
   z

@@ -3,14 +3,7 @@ import { isUuid } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
 import { preparedPerDatabase } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
-import {
-  groupMembers,
-  hiddenPosts,
-  postGroups,
-  postVersions,
-  posts,
-  users,
-} from '../../db/schema/index.ts';
+import { groupMembers, hiddenPosts, postGroups, postVersions, posts, users } from '../../db/schema/index.ts';
 import { notBlockedWith, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */

@@ -248,7 +248,8 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: [requireAuth],
       schema: {
         tags: ['posts'],
-        summary: "Edit one's own post: caption, cat name and description (alt text); empty clears the last two",
+        summary:
+          "Edit one's own post: caption, cat name and description (alt text); empty clears the last two",
         security,
         params: postIdParams,
         body: editPostRequestSchema,

@@ -96,16 +96,18 @@ function PostDetails({ post }: { post: PostDetail }) {
             <Avatar src={post.user.avatarUrl ?? post.user.profilePicUrl} size={40} />
             <span className="post-page__username">{post.user.username}</span>
           </Link>
-          <time className="post-page__date" dateTime={post.createdAt} title={created.toISOString()}>
-            {dateFormat.format(created)}
-          </time>
-          {post.editedAt && (
-            // Opens the earlier versions; the mark itself carries the time of the last edit on hover.
-            <button type="button" className="post-page__edited" onClick={() => setHistoryOpen(true)}>
-              <EditedMark editedAt={post.editedAt} />
-              <span className="visually-hidden"> (see earlier versions)</span>
-            </button>
-          )}
+          <span className="post-page__when">
+            <time className="post-page__date" dateTime={post.createdAt} title={created.toISOString()}>
+              {dateFormat.format(created)}
+            </time>
+            {post.editedAt && (
+              // Opens the earlier versions; the mark itself carries the time of the last edit on hover.
+              <button type="button" className="post-page__edited" onClick={() => setHistoryOpen(true)}>
+                <EditedMark editedAt={post.editedAt} />
+                <span className="visually-hidden"> (see earlier versions)</span>
+              </button>
+            )}
+          </span>
         </header>
         {post.catName && <h1 className="post-page__cat-name">{post.catName}</h1>}
         {post.caption && <p className="post-page__caption">{post.caption}</p>}
