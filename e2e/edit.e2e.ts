@@ -200,7 +200,8 @@ describe('edit, edit history and alt text', () => {
     await page.goto('/profile/settings');
     const toggle = page.getByRole('switch', { name: 'Remind me to describe my photos' });
     expect(await toggle.isChecked()).toBe(true);
-    await toggle.uncheck();
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
     await expect
       .poll(
         async () =>

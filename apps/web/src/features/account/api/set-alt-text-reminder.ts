@@ -17,9 +17,16 @@ export function useSetAltTextReminder() {
         body: { altTextReminder },
       }),
     onMutate: async (altTextReminder) => {
-      await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<MyProfileResponse>(key);
-      if (previous) queryClient.setQueryData<MyProfileResponse>(key, { ...previous, altTextReminder });
+      const move = () => {
+        const current = queryClient.getQueryData<MyProfileResponse>(key);
+        if (current) queryClient.setQueryData<MyProfileResponse>(key, { ...current, altTextReminder });
+      };
+      // At once, in the click's own render (a controlled switch would otherwise snap back until the
+      // next tick), and again after cancelling a load in flight, which puts its older value back.
+      move();
+      await queryClient.cancelQueries({ queryKey: key });
+      move();
       return { previous };
     },
     onError: (_err, _value, context) => {
