@@ -79,6 +79,13 @@ describe('spot a cat', () => {
 
   const cropDialog = (page: Page) => page.getByRole('dialog', { name: 'Crop your picture' });
 
+  /** Submit without a description: the reminder (on by default, issue 24) asks once; post anyway. */
+  async function submitWithoutDescription(page: Page) {
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const reminder = page.getByRole('dialog', { name: 'Add a description so everyone can enjoy your cat?' });
+    await reminder.getByRole('button', { name: 'Post anyway' }).click();
+  }
+
   it('posts a GPS-tagged photo through crop, comment and submit, and shows it on top of the feed', async () => {
     const user = await apiUser(server.url, 'spotter');
     const page = await openSpot(user);
@@ -113,6 +120,9 @@ describe('spot a cat', () => {
     const caption = `Spotted on the wall ${Date.now()}`;
     await page.getByLabel('Add a comment').fill(caption);
     await page.getByLabel("Cat's name").fill('Marmalade');
+    await page
+      .getByLabel("Describe this photo for people who can't see it")
+      .fill('A ginger cat asleep on a garden wall');
     await screenshot(page, 'spot-form-1280');
     await page.getByRole('button', { name: 'Submit' }).click();
 
@@ -121,7 +131,12 @@ describe('spot a cat', () => {
     expect(sent.type).toBe('image/jpeg');
     expect(sent.width).toBe(sent.height);
     expect(sent.width).toBeLessThanOrEqual(1200);
-    expect(sent.fields).toMatchObject({ comment: caption, catName: 'Marmalade', showLocation: 'true' });
+    expect(sent.fields).toMatchObject({
+      comment: caption,
+      catName: 'Marmalade',
+      altText: 'A ginger cat asleep on a garden wall',
+      showLocation: 'true',
+    });
     expect(Number(sent.fields.latitude)).toBeCloseTo(FIXTURE_GPS.latitude, 4);
     expect(Number(sent.fields.longitude)).toBeCloseTo(FIXTURE_GPS.longitude, 4);
     expect(JSON.parse(sent.fields.exifData!)).toMatchObject({
@@ -177,7 +192,7 @@ describe('spot a cat', () => {
     expect(await page.getByRole('switch').count()).toBe(0);
     expect(await page.getByText(LOCATION_WARNING).count()).toBe(0);
     await page.getByLabel('Add a comment').fill('No idea where this was');
-    await page.getByRole('button', { name: 'Submit' }).click();
+    await submitWithoutDescription(page);
     await page.waitForURL('**/feed');
     await page.locator('article[data-post-id]').first().getByText('No idea where this was').waitFor();
 
@@ -210,7 +225,7 @@ describe('spot a cat', () => {
     await page.getByText('Location hidden').waitFor();
     expect(await page.getByText(LOCATION_WARNING).count()).toBe(0);
 
-    await page.getByRole('button', { name: 'Submit' }).click();
+    await submitWithoutDescription(page);
     const sent = await lastUpload(page);
     expect(sent).toMatchObject({ type: 'image/jpeg', width: 2048, height: 2048 });
     expect(sent.fields.showLocation).toBe('false');
@@ -233,7 +248,7 @@ describe('spot a cat', () => {
     });
     await chooseFile(page, 'IMG_0003.jpg', 'image/jpeg', fixture('photo-gps.jpg'));
     await cropDialog(page).getByRole('button', { name: 'Crop' }).click();
-    await page.getByRole('button', { name: 'Submit' }).click();
+    await submitWithoutDescription(page);
     const uploading = page.getByRole('dialog', { name: 'File uploading' });
     await uploading.waitFor();
     expect(await uploading.getByRole('progressbar').count()).toBe(1);

@@ -13,6 +13,8 @@ export const MAX_UPLOAD_PIXELS = 40_000_000;
 export const CAPTION_MAX = 500;
 export const CAT_NAME_MAX = 40;
 export const COMMENT_MAX = 500;
+/** Alt text: the photo described for people who cannot see it (issue 24). */
+export const ALT_TEXT_MAX = 1500;
 export const FEED_PAGE_SIZE = 20;
 
 /** Valid coordinates, in degrees: latitudeSchema, longitudeSchema (posts.ts) and isCoordinate use them. */
@@ -38,4 +40,11 @@ export const TRASH_MESSAGES = {
   notInTrash: 'This picture is not in your trash',
   moved: 'Moved to the trash',
   restored: 'Picture restored',
+} as const;
+
+export const EDIT_MESSAGES = {
+  postNotFound: 'Post not found',
+  notOwner: 'You can only edit your own pictures',
+  nothingToChange: 'Send a caption, a cat name or a description to change',
+  edited: 'Picture updated',
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageNumberSchema } from './common.ts';
 import { userSummarySchema } from './users.ts';
 import {
+  ALT_TEXT_MAX,
   CAPTION_MAX,
   CAT_NAME_MAX,
   COMMENT_MAX,
@@ -43,6 +44,8 @@ export const postSchema = z.object({
   image: postImageSchema,
   caption: z.string(),
   catName: z.string().nullable(),
+  /** The author's description of the photo, used as the image's alt; null when they wrote none. */
+  altText: z.string().nullable(),
   /** Ids of users who liked the post; the count shown is its length. */
   greatCat: z.array(z.string()),
   latitude: z.number().nullable(),
@@ -52,6 +55,8 @@ export const postSchema = z.object({
   locationPrecision: z.enum(['exact', 'approximate']).nullable(),
   commentCount: z.number().int(),
   createdAt: z.string(),
+  /** When the owner last edited caption, cat name or description; null until then (issue 24). */
+  editedAt: z.string().nullable(),
   /** Groups the post is shared with; only present for the post's owner. */
   groupIds: z.array(z.string()).optional(),
 });
@@ -89,15 +94,27 @@ export const hiddenPostsQuerySchema = feedQuerySchema.extend({
   page: pageNumberSchema.default(1),
 });
 
-export const createPostFieldsSchema = z.object({
-  catName: z.string().trim().max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`).optional(),
-  comment: z
+const catNameSchema = z.string().trim().max(CAT_NAME_MAX, `Cat name is at most ${CAT_NAME_MAX} characters`);
+/** The spec's form calls the caption 'comment'; the edit dialog calls it what it is. */
+const captionSchema = (name: 'Comment' | 'Caption') =>
+  z
     .string()
     .overwrite(normalizeLineBreaks)
     .trim()
-    .max(CAPTION_MAX, `Comment is at most ${CAPTION_MAX} characters`)
-    .refine((text) => !hasUnwantedControls(text), 'Caption contains invalid characters')
-    .optional(),
+    .max(CAPTION_MAX, `${name} is at most ${CAPTION_MAX} characters`)
+    .refine((text) => !hasUnwantedControls(text), 'Caption contains invalid characters');
+/** Empty means no description (the generated alt text stays). */
+export const altTextSchema = z
+  .string()
+  .overwrite(normalizeLineBreaks)
+  .trim()
+  .max(ALT_TEXT_MAX, `Description is at most ${ALT_TEXT_MAX} characters`)
+  .refine((text) => !hasUnwantedControls(text), 'Description contains invalid characters');
+
+export const createPostFieldsSchema = z.object({
+  catName: catNameSchema.optional(),
+  comment: captionSchema('Comment').optional(),
+  altText: altTextSchema.optional(),
   latitude: z.string().max(40).optional(),
   longitude: z.string().max(40).optional(),
   showLocation: z.string().max(10).optional(),
@@ -171,3 +188,36 @@ export type DeletePostResponse = z.infer<typeof deletePostResponseSchema>;
 
 export const restorePostResponseSchema = z.object({ message: z.string(), post: postSchema });
 export type RestorePostResponse = z.infer<typeof restorePostResponseSchema>;
+
+/**
+ * PATCH /api/posts/{postId}: the owner changes any of these, with the rules of creation (line breaks
+ * kept); an empty cat name or description clears it.
+ */
+export const editPostRequestSchema = z.object({
+  caption: captionSchema('Caption').optional(),
+  catName: catNameSchema.optional(),
+  altText: altTextSchema.optional(),
+});
+export type EditPostRequest = z.infer<typeof editPostRequestSchema>;
+export const editPostResponseSchema = z.object({ message: z.string(), post: postSchema });
+export type EditPostResponse = z.infer<typeof editPostResponseSchema>;
+
+/** One version of a post's text, as the history lists it (Mastodon keeps status edits alike). */
+export const postVersionSchema = z.object({
+  /** 1 for the post as first shared; the current version has the highest. */
+  version: z.number().int(),
+  caption: z.string(),
+  catName: z.string().nullable(),
+  altText: z.string().nullable(),
+  /** When this version was written: the post's creation for version 1, else the edit that made it. */
+  createdAt: z.string(),
+  /** The version the post shows now. */
+  current: z.boolean(),
+});
+export type PostVersion = z.infer<typeof postVersionSchema>;
+export const postHistoryResponseSchema = z.object({
+  postId: z.string(),
+  /** Newest first, the current version included. */
+  versions: z.array(postVersionSchema),
+});
+export type PostHistoryResponse = z.infer<typeof postHistoryResponseSchema>;

@@ -24,6 +24,8 @@ export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 export const myProfileResponseSchema = profileResponseSchema.extend({
   email: z.string(),
   exactPublicLocation: z.boolean(),
+  /** Spot reminds the user to describe a photo they share without a description (issue 24). */
+  altTextReminder: z.boolean(),
   isDemo: z.boolean(),
 });
 export type MyProfileResponse = z.infer<typeof myProfileResponseSchema>;
@@ -40,6 +42,7 @@ export const changeUsernameRequestSchema = z.object({ username: usernameSchema, 
 export const changeEmailRequestSchema = z.object({ email: emailSchema, currentPassword });
 export const changePasswordRequestSchema = z.object({ newPassword: passwordSchema, currentPassword });
 export const locationPrivacyRequestSchema = z.object({ exactPublicLocation: z.boolean() });
+export const altTextReminderRequestSchema = z.object({ altTextReminder: z.boolean() });
 export type ChangeUsernameRequest = z.infer<typeof changeUsernameRequestSchema>;
 export type ChangeEmailRequest = z.infer<typeof changeEmailRequestSchema>;
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;

@@ -15,6 +15,7 @@ const post: contracts.Post = {
   },
   caption: 'Sleeps on the "warm" wall \u2028 every day',
   catName: null,
+  altText: null,
   greatCat: ['4c1f5d02-3b1e-4c59-8d3a-1d0e3c1e0a02'],
   latitude: 36.72,
   longitude: -4.42,
@@ -22,6 +23,7 @@ const post: contracts.Post = {
   locationPrecision: 'approximate',
   commentCount: 3,
   createdAt: '2026-11-22T10:00:00.000Z',
+  editedAt: null,
 };
 const page: contracts.PagedPostsResponse = {
   posts: [post, { ...post, locationPrecision: null, latitude: null, longitude: null, catName: 'Tom' }],

@@ -218,6 +218,12 @@ const ROWS: Row[] = [
     scene: withPost((p) => json('GET', `/api/posts/${p._id}`)),
   },
   {
+    route: 'GET /api/posts/:postId/history',
+    // Whoever can see the post reads its versions.
+    expect: guarded(200, 200, 200),
+    scene: withPost((p) => json('GET', `/api/posts/${p._id}/history`)),
+  },
+  {
     route: 'GET /api/profile/hiddenPosts',
     expect: guarded(200, 200, 200),
     scene: simple(() => json('GET', '/api/profile/hiddenPosts')),
@@ -311,6 +317,11 @@ const ROWS: Row[] = [
     scene: simple(() => json('PUT', '/api/profile/settings/location-privacy', { exactPublicLocation: true })),
   },
   {
+    route: 'PUT /api/profile/settings/alt-text-reminder',
+    expect: guarded({ status: 200, writes: 'own' }, 403, 200),
+    scene: simple(() => json('PUT', '/api/profile/settings/alt-text-reminder', { altTextReminder: false })),
+  },
+  {
     route: 'DELETE /api/profile/deleteUser/:userId',
     expect: guarded(403, 403, 204),
     scene: simple((owner) => json('DELETE', `/api/profile/deleteUser/${owner.user.id}`)),
@@ -338,6 +349,12 @@ const ROWS: Row[] = [
     // Others who see the post learn it is not theirs; the demo user is refused as the demo user.
     expect: guarded(403, 403, 200),
     scene: withPost((p) => json('DELETE', `/api/posts/${p._id}`)),
+  },
+  {
+    route: 'PATCH /api/posts/:postId',
+    // Others who see the post learn it is not theirs; the demo user is refused as the demo user.
+    expect: guarded(403, 403, 200),
+    scene: withPost((p) => json('PATCH', `/api/posts/${p._id}`, { caption: 'Edited', altText: 'A cat' })),
   },
   {
     route: 'GET /api/posts/trash',

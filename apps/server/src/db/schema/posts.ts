@@ -23,6 +23,8 @@ export const posts = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     caption: text('caption').notNull().default(''),
     catName: text('cat_name'),
+    /** The author's description of the photo for people who cannot see it; null when none. */
+    altText: text('alt_text'),
     /** Exact coordinates; they leave the server only for the owner and group members (location privacy). */
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
@@ -39,6 +41,8 @@ export const posts = pgTable(
      * nowhere, until restored or purged 30 days later (trash.service.ts).
      */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The last edit of caption, cat name or description; null until the first (post_versions holds the rest). */
+    editedAt: timestamp('edited_at', { withTimezone: true }),
   },
   (t) => [
     // Keyset pagination of the feed: (created_at, id) descending. user_id, after the unique pair, never
@@ -72,7 +76,33 @@ export const posts = pgTable(
     check('posts_coordinates_pair', sql`(${t.latitude} is null) = (${t.longitude} is null)`),
     check('posts_caption_length', sql`char_length(${t.caption}) <= 500`),
     check('posts_cat_name_length', sql`${t.catName} is null or char_length(${t.catName}) <= 40`),
+    check('posts_alt_text_length', sql`${t.altText} is null or char_length(${t.altText}) <= 1500`),
     check('posts_dimensions', sql`${t.width} > 0 and ${t.height} > 0`),
+  ],
+);
+
+/**
+ * Earlier versions of a post's text, kept when the owner edits it (issue 24; as Mastodon keeps status
+ * edits). Each edit stores the version it replaced, in the same transaction as the edit: version 1 is
+ * the post as first shared, and the post row itself is always the newest version.
+ */
+export const postVersions = pgTable(
+  'post_versions',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    caption: text('caption').notNull(),
+    catName: text('cat_name'),
+    altText: text('alt_text'),
+    /** When this version was written: the post's created_at for version 1, else the edit's time. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // One row per version; also the history's order (newest first reads the index backwards).
+    primaryKey({ columns: [t.postId, t.version] }),
+    check('post_versions_version_positive', sql`${t.version} > 0`),
   ],
 );
 

@@ -28,6 +28,8 @@ export const users = pgTable(
     profilePicKey: text('profile_pic_key'),
     /** Owner's choice to publish exact coordinates; default is the ~500 m grid cell. */
     exactPublicLocation: boolean('exact_public_location').notNull().default(false),
+    /** Spot reminds the user to describe a photo shared without a description (Settings turns it off). */
+    altTextReminder: boolean('alt_text_reminder').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -6,7 +6,9 @@ import { loginFailures, posts, users, type UserRow } from '../../db/schema/index
 export async function updateUser(
   db: Executor,
   userId: string,
-  values: Partial<Pick<UserRow, 'username' | 'email' | 'passwordHash' | 'exactPublicLocation'>>,
+  values: Partial<
+    Pick<UserRow, 'username' | 'email' | 'passwordHash' | 'exactPublicLocation' | 'altTextReminder'>
+  >,
 ): Promise<UserRow | null> {
   // A new username brings its look-alike key (users_username_skeleton_idx decides races).
   const set =

@@ -6,6 +6,7 @@ import {
   changeUsernameRequestSchema,
   errorResponseSchema,
   locationPrivacyRequestSchema,
+  altTextReminderRequestSchema,
   myProfileResponseSchema,
 } from '@cats/contracts';
 import { assertNotDemo, requireAuth } from '../../plugins/auth.ts';
@@ -99,6 +100,19 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => account.setLocationPrivacy(assertNotDemo(request), request.body.exactPublicLocation),
+  );
+
+  app.put(
+    '/profile/settings/alt-text-reminder',
+    {
+      schema: {
+        ...common,
+        summary: 'Remind me on Spot to describe a photo shared without a description (on by default)',
+        body: altTextReminderRequestSchema,
+        response: settingsResponses,
+      },
+    },
+    async (request) => account.setAltTextReminder(assertNotDemo(request), request.body.altTextReminder),
   );
 
   app.delete(

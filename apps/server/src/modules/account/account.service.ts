@@ -34,6 +34,7 @@ export function toMyProfile(viewer: AuthContext, user: UserRow, config: Config):
     ...toUserSummary(viewer, user, config.S3_PUBLIC_URL),
     email: user.email,
     exactPublicLocation: user.exactPublicLocation,
+    altTextReminder: user.altTextReminder,
     isDemo: user.id === DEMO_USER_ID,
   };
 }
@@ -108,6 +109,11 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
     async setLocationPrivacy(viewer: AuthContext, exactPublicLocation: boolean): Promise<MyProfileResponse> {
       await me(viewer);
       return update(viewer, { exactPublicLocation });
+    },
+
+    async setAltTextReminder(viewer: AuthContext, altTextReminder: boolean): Promise<MyProfileResponse> {
+      await me(viewer);
+      return update(viewer, { altTextReminder });
     },
 
     /**

@@ -50,12 +50,14 @@ export function toPostView(viewer: AuthContext, row: PostViewRow, opts: PostView
     image: { width: row.width, height: row.height, placeholder: row.placeholder, variants },
     caption: row.caption,
     catName: row.catName,
+    altText: row.altText,
     greatCat: row.likerIds,
     ...locationFor(viewer, row),
     // Others learn only that a location is shown; the owner sees the switch as set.
     showLocation: isOwner ? row.showLocation : row.showLocation && row.latitude !== null,
     commentCount: row.commentCount,
     createdAt: row.createdAt.toISOString(),
+    editedAt: row.editedAt?.toISOString() ?? null,
     ...(isOwner ? { groupIds: row.groupIds ?? [] } : {}),
   };
 }

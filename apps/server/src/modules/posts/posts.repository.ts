@@ -1,9 +1,9 @@
 import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { preparedPerDatabase } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
-import { groupMembers, hiddenPosts, postGroups, posts, users } from '../../db/schema/index.ts';
+import { groupMembers, hiddenPosts, postGroups, postVersions, posts, users } from '../../db/schema/index.ts';
 import { notBlockedWith, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
@@ -44,6 +44,8 @@ export interface PostViewRow {
   userId: string;
   caption: string;
   catName: string | null;
+  altText: string | null;
+  editedAt: Date | null;
   latitude: number | null;
   longitude: number | null;
   showLocation: boolean;
@@ -238,6 +240,8 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
         userId: posts.userId,
         caption: posts.caption,
         catName: posts.catName,
+        altText: posts.altText,
+        editedAt: posts.editedAt,
         latitude: posts.latitude,
         longitude: posts.longitude,
         showLocation: posts.showLocation,
@@ -420,4 +424,87 @@ export async function purgeTrashedBefore(db: Executor, cutoff: Date, limit: numb
       returning ${posts.mediaKey} as media_key`),
   );
   return rows.map((row) => String(row.media_key));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Edits and their history (issue 24)
+// ---------------------------------------------------------------------------------------------------
+
+export interface PostText {
+  caption: string;
+  catName: string | null;
+  altText: string | null;
+}
+
+/**
+ * Applies the owner's edit to their live post and keeps the version it replaces, in one transaction:
+ * the post row is locked first, so two edits at once number their versions one after the other.
+ * 'unchanged' when the edit changes nothing (no version is stored), null when the post is not the
+ * owner's live post.
+ */
+export async function editOwnPost(
+  db: Database,
+  postId: string,
+  ownerId: string,
+  changes: Partial<PostText>,
+  now: Date,
+): Promise<'edited' | 'unchanged' | null> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({
+        caption: posts.caption,
+        catName: posts.catName,
+        altText: posts.altText,
+        createdAt: posts.createdAt,
+        editedAt: posts.editedAt,
+      })
+      .from(posts)
+      .where(and(eq(posts.id, postId), eq(posts.userId, ownerId), isNull(posts.deletedAt)))
+      .for('update');
+    if (!current) return null;
+    const next: PostText = {
+      caption: changes.caption ?? current.caption,
+      catName: changes.catName === undefined ? current.catName : changes.catName,
+      altText: changes.altText === undefined ? current.altText : changes.altText,
+    };
+    if (
+      next.caption === current.caption &&
+      next.catName === current.catName &&
+      next.altText === current.altText
+    ) {
+      return 'unchanged';
+    }
+    const [last] = await tx
+      .select({ version: sql<number>`coalesce(max(${postVersions.version}), 0)`.mapWith(Number) })
+      .from(postVersions)
+      .where(eq(postVersions.postId, postId));
+    await tx.insert(postVersions).values({
+      postId,
+      version: (last?.version ?? 0) + 1,
+      caption: current.caption,
+      catName: current.catName,
+      altText: current.altText,
+      createdAt: current.editedAt ?? current.createdAt,
+    });
+    await tx
+      .update(posts)
+      .set({ ...next, editedAt: now })
+      .where(eq(posts.id, postId));
+    return 'edited';
+  });
+}
+
+/** The post's earlier versions, newest first (the current one is the post row itself). */
+export async function earlierVersions(db: Executor, postId: string) {
+  return db
+    .select({
+      version: postVersions.version,
+      caption: postVersions.caption,
+      catName: postVersions.catName,
+      altText: postVersions.altText,
+      createdAt: postVersions.createdAt,
+    })
+    .from(postVersions)
+    .where(eq(postVersions.postId, postId))
+    .orderBy(desc(postVersions.version));
 }

@@ -5,12 +5,15 @@ import { z } from 'zod';
 import {
   createPostResponseSchema,
   deletePostResponseSchema,
+  editPostRequestSchema,
+  editPostResponseSchema,
   errorResponseSchema,
   feedQuerySchema,
   isUuid,
   pageNumberSchema,
   pagedPostsResponseSchema,
   postDetailSchema,
+  postHistoryResponseSchema,
   restorePostResponseSchema,
   trashResponseSchema,
   type Post,
@@ -22,6 +25,7 @@ import { listPosts } from './post-view.ts';
 import { findVisibleUser } from './posts.repository.ts';
 import { POST_CREATED_MESSAGE, createPost, getPost } from './posts.service.ts';
 import { deletePost, listTrash, restorePost } from './trash.service.ts';
+import { editPost, getPostHistory } from './edit.service.ts';
 
 export const USER_NOT_FOUND_MESSAGE = 'User not found';
 
@@ -72,6 +76,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Spot a cat: upload a JPEG or PNG photo with caption, cat name and location',
         description:
           'multipart/form-data: file (JPEG or PNG, at most 15 MB and 40 megapixels), catName, comment, ' +
+          'altText (the photo described for people who cannot see it, at most 1,500 characters), ' +
           'latitude, longitude, showLocation ("true"/"false"), exifData (JSON text), groupIds (JSON array ' +
           'of group ids the caller belongs to). When no coordinates are sent, GPS is read from the photo.',
         consumes: ['multipart/form-data'],
@@ -234,5 +239,45 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       const viewer = assertNotDemo(request);
       return restorePost(trashDeps, viewer, request.params.postId);
     },
+  );
+
+  // Edits (issue 24): the owner changes the text; every earlier version stays readable.
+  app.patch(
+    '/posts/:postId',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary:
+          "Edit one's own post: caption, cat name and description (alt text); empty clears the last two",
+        security,
+        params: postIdParams,
+        body: editPostRequestSchema,
+        response: {
+          200: editPostResponseSchema,
+          ...errors,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const viewer = assertNotDemo(request);
+      return editPost(trashDeps, viewer, request.params.postId, request.body);
+    },
+  );
+
+  app.get(
+    '/posts/:postId/history',
+    {
+      onRequest: [requireAuth],
+      schema: {
+        tags: ['posts'],
+        summary: "A post's versions, newest first with the current one, for whoever can see the post",
+        security,
+        params: postIdParams,
+        response: { 200: postHistoryResponseSchema, ...errors, 404: errorResponseSchema },
+      },
+    },
+    async (request) => getPostHistory(trashDeps, caller(request), request.params.postId),
   );
 };

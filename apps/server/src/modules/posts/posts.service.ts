@@ -111,6 +111,7 @@ export async function createPost(
     userId: viewer.userId,
     caption: fields.comment ?? '',
     catName: fields.catName ? fields.catName : null,
+    altText: fields.altText ? fields.altText : null,
     latitude: coordinates?.latitude ?? null,
     longitude: coordinates?.longitude ?? null,
     // Location counts only with both coordinates (spec section 4).

@@ -9,6 +9,7 @@ export interface ProfileRow {
   email: string;
   profilePicKey: string | null;
   exactPublicLocation: boolean;
+  altTextReminder: boolean;
 }
 
 const profileColumns = {
@@ -17,6 +18,7 @@ const profileColumns = {
   email: users.email,
   profilePicKey: users.profilePicKey,
   exactPublicLocation: users.exactPublicLocation,
+  altTextReminder: users.altTextReminder,
 };
 
 export async function findProfile(ex: Executor, userId: string): Promise<ProfileRow | null> {

@@ -30,6 +30,7 @@ export async function getMyProfile(deps: ProfilesDeps, viewer: AuthContext): Pro
     ...toUserSummary(viewer, row, deps.publicBase),
     email: row.email,
     exactPublicLocation: row.exactPublicLocation,
+    altTextReminder: row.altTextReminder,
     isDemo: viewer.isDemo,
   };
 }

@@ -12,6 +12,7 @@ const base: Post = {
   image: { width: 1, height: 1, placeholder: '', variants: {} },
   caption: '',
   catName: null,
+  altText: null,
   greatCat: ['someone'],
   latitude: null,
   longitude: null,
@@ -19,6 +20,7 @@ const base: Post = {
   locationPrecision: null,
   commentCount: 0,
   createdAt: '2024-01-01T00:00:00Z',
+  editedAt: null,
 };
 
 /** A list screen in miniature: the card re-renders from the cache. */

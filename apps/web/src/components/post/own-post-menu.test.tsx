@@ -14,6 +14,7 @@ const post = (id: string): Post => ({
   image: { width: 1, height: 1, placeholder: '', variants: {} },
   caption: '',
   catName: null,
+  altText: null,
   greatCat: [],
   latitude: null,
   longitude: null,
@@ -21,6 +22,7 @@ const post = (id: string): Post => ({
   locationPrecision: null,
   commentCount: 0,
   createdAt: '2024-01-01T00:00:00Z',
+  editedAt: null,
 });
 
 /** A feed in miniature: each cached post with its menu, re-rendered from the cache. */

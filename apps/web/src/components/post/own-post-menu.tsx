@@ -5,15 +5,18 @@ import { DemoDisabledModal } from '../message-modal.tsx';
 import { Modal } from '../modal.tsx';
 import { showToast } from '../toast.tsx';
 import { useDeletePost } from './api/delete-post.ts';
+import { EditPostDialog } from './edit-post-dialog.tsx';
 import { errorMessage, isDemoRefusal } from './api/errors.ts';
 
 /**
- * The popup menu on one's own cards (issue 24): Delete for now; Edit, Share and the like join it here.
- * Delete asks first, then moves the picture to the trash, from which it can be restored for 30 days.
+ * The popup menu on one's own cards (issue 24): Edit and Delete; Share and the like join it here.
+ * Edit opens a dialog for the text. Delete asks first, then moves the picture to the trash, from which
+ * it can be restored for 30 days.
  */
 export function OwnPostMenu({ post }: { post: Post }) {
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [demo, setDemo] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -86,6 +89,18 @@ export function OwnPostMenu({ post }: { post: Post }) {
               autoFocus
               onClick={() => {
                 setOpen(false);
+                setEditing(true);
+              }}
+            >
+              Edit
+            </button>
+          </li>
+          <li role="none">
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                setOpen(false);
                 setFailure(null);
                 setConfirming(true);
               }}
@@ -130,6 +145,9 @@ export function OwnPostMenu({ post }: { post: Post }) {
             </p>
           )}
         </Modal>
+      )}
+      {editing && (
+        <EditPostDialog post={post} onClose={() => setEditing(false)} onDemoRefused={() => setDemo(true)} />
       )}
       {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
     </div>

@@ -4,12 +4,15 @@ import type { Post } from '@cats/contracts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { Avatar } from '../avatar.tsx';
 import { RelativeTime } from '../relative-time.tsx';
+import { AltTextBadge } from './alt-text-badge.tsx';
 import { CommentsPanel } from './comments-panel.tsx';
+import { EditedMark } from './edited-mark.tsx';
 import { LikeButton } from './like-button.tsx';
 import { LocationToggle } from './location-toggle.tsx';
 import { PostImage } from './post-image.tsx';
 import { OwnPostMenu } from './own-post-menu.tsx';
 import { PostMenu } from './post-menu.tsx';
+import { imageAlt, postLabel } from './post-alt.ts';
 import './post.css';
 
 interface PostCardProps {
@@ -45,11 +48,11 @@ export function PostCard({
   const [commentsOpen, setCommentsOpen] = useState(false);
   const commentsId = useId();
   const own = post.user._id === userId;
-  const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+  const label = postLabel(post);
   const commentLabel = `${post.commentCount} ${post.commentCount === 1 ? 'comment' : 'comments'}`;
 
   return (
-    <article className="post-card" aria-label={alt} data-post-id={post._id}>
+    <article className="post-card" aria-label={label} data-post-id={post._id}>
       {showAuthor && (
         <header className="post-card__header">
           <Link to={`/profile/${post.user._id}`} className="post-card__author">
@@ -63,7 +66,16 @@ export function PostCard({
           {own ? <OwnPostMenu post={post} /> : <PostMenu post={post} />}
         </header>
       )}
-      <PostImage image={post.image} fallbackSrc={post.imageUrl} alt={alt} eager={eager} sizes={imageSizes} />
+      <div className="post-card__picture">
+        <PostImage
+          image={post.image}
+          fallbackSrc={post.imageUrl}
+          alt={imageAlt(post)}
+          eager={eager}
+          sizes={imageSizes}
+        />
+        <AltTextBadge altText={post.altText} />
+      </div>
       <div className="post-card__body">
         {(post.catName || post.caption) && (
           <p className="post-card__caption">
@@ -95,7 +107,11 @@ export function PostCard({
           {showLocationToggle && own && <LocationToggle post={post} />}
           {!showAuthor && (own ? <OwnPostMenu post={post} /> : <PostMenu post={post} />)}
         </div>
-        <RelativeTime value={post.createdAt} className="post-card__date" />
+        <p className="post-card__date">
+          <RelativeTime value={post.createdAt} />
+          {post.editedAt && ' · '}
+          <EditedMark editedAt={post.editedAt} />
+        </p>
         {own && ownerActions}
         {showComments && commentsOpen && <CommentsPanel postId={post._id} id={commentsId} />}
       </div>

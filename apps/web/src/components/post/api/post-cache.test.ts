@@ -10,6 +10,7 @@ const post = (id: string, author: string, extra: Partial<Post> = {}): Post => ({
   image: { width: 800, height: 800, placeholder: '', variants: {} },
   caption: '',
   catName: null,
+  altText: null,
   greatCat: [],
   latitude: null,
   longitude: null,
@@ -17,6 +18,7 @@ const post = (id: string, author: string, extra: Partial<Post> = {}): Post => ({
   locationPrecision: null,
   commentCount: 0,
   createdAt: '2024-01-01T00:00:00Z',
+  editedAt: null,
   ...extra,
 });
 const page = (posts: Post[]): PagedPostsResponse => ({ posts, info: { next: null, nextCursor: null } });

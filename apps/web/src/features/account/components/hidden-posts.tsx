@@ -6,6 +6,7 @@ import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { useHiddenPosts } from '../api/get-hidden-posts.ts';
 import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
+import { imageAlt, postLabel } from '../../../components/post/post-alt.ts';
 
 /** Settings' 'Hidden pictures' (issue 24): what the viewer hid, newest first, each with 'Unhide'. */
 export function HiddenPosts({ disabled, onDemoRefused }: { disabled: boolean; onDemoRefused: () => void }) {
@@ -30,13 +31,13 @@ export function HiddenPosts({ disabled, onDemoRefused }: { disabled: boolean; on
           ) : (
             <ul className="hidden-posts">
               {posts.map((post) => {
-                const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+                const alt = postLabel(post);
                 return (
                   <li key={post._id} className="hidden-posts__item">
                     <img
                       className="hidden-posts__image"
                       src={post.image.variants['300'] ?? post.imageUrl}
-                      alt={alt}
+                      alt={imageAlt(post)}
                       width={64}
                       height={64}
                       loading="lazy"

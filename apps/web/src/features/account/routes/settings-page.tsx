@@ -11,6 +11,7 @@ import { ChangeUsernameForm } from '../components/change-username-form.tsx';
 import { DeleteAccount } from '../components/delete-account.tsx';
 import { HiddenPosts } from '../components/hidden-posts.tsx';
 import { LocationPrivacy } from '../components/location-privacy.tsx';
+import { AltTextReminder } from '../components/alt-text-reminder.tsx';
 import { TrashLink } from '../components/trash-link.tsx';
 import { errorText } from '../components/settings-card.tsx';
 import './settings-page.css';
@@ -65,6 +66,11 @@ export default function SettingsPage() {
           />
           <LocationPrivacy
             exact={profile.data.exactPublicLocation}
+            disabled={profile.data.isDemo}
+            onDemoRefused={showDemoModal}
+          />
+          <AltTextReminder
+            on={profile.data.altTextReminder}
             disabled={profile.data.isDemo}
             onDemoRefused={showDemoModal}
           />

@@ -4,14 +4,18 @@ import type { PostDetail } from '@cats/contracts';
 import { Avatar } from '../../../components/avatar.tsx';
 import { buttonClass } from '../../../components/button.tsx';
 import { CommentsPanel } from '../../../components/post/comments-panel.tsx';
+import { AltTextBadge } from '../../../components/post/alt-text-badge.tsx';
+import { EditedMark } from '../../../components/post/edited-mark.tsx';
 import { FullSizeImage } from '../../../components/post/full-size-image.tsx';
 import { LikeButton } from '../../../components/post/like-button.tsx';
 import { LocationToggle } from '../../../components/post/location-toggle.tsx';
 import { PostImage } from '../../../components/post/post-image.tsx';
 import { PostMenu } from '../../../components/post/post-menu.tsx';
+import { imageAlt, postLabel } from '../../../components/post/post-alt.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { usePost } from '../api/get-post.ts';
+import { PostHistoryDialog } from '../components/post-history-dialog.tsx';
 import { ShareButton } from '../components/share-button.tsx';
 // The shared post UI's styles (like, menu, comments), which come with the feed's card elsewhere.
 import '../../../components/post/post.css';
@@ -59,13 +63,15 @@ function PostView({ postId }: { postId: string }) {
 
 function PostDetails({ post }: { post: PostDetail }) {
   const [fullSize, setFullSize] = useState(false);
-  const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const label = postLabel(post);
+  const alt = imageAlt(post);
   const created = new Date(post.createdAt);
   const url = `${window.location.origin}/posts/${post._id}`;
   const located = post.latitude !== null && post.longitude !== null;
 
   return (
-    <article className="post-page" aria-label={alt} data-post-id={post._id}>
+    <article className="post-page" aria-label={label} data-post-id={post._id}>
       <title>{`${post.catName ?? 'A cat'} · Neighbourhood Cats`}</title>
       <div className="post-page__photo">
         <button
@@ -82,6 +88,7 @@ function PostDetails({ post }: { post: PostDetail }) {
             eager
           />
         </button>
+        <AltTextBadge altText={post.altText} />
       </div>
       <div className="post-page__details">
         <header className="post-page__header">
@@ -89,9 +96,18 @@ function PostDetails({ post }: { post: PostDetail }) {
             <Avatar src={post.user.avatarUrl ?? post.user.profilePicUrl} size={40} />
             <span className="post-page__username">{post.user.username}</span>
           </Link>
-          <time className="post-page__date" dateTime={post.createdAt} title={created.toISOString()}>
-            {dateFormat.format(created)}
-          </time>
+          <span className="post-page__when">
+            <time className="post-page__date" dateTime={post.createdAt} title={created.toISOString()}>
+              {dateFormat.format(created)}
+            </time>
+            {post.editedAt && (
+              // Opens the earlier versions; the mark itself carries the time of the last edit on hover.
+              <button type="button" className="post-page__edited" onClick={() => setHistoryOpen(true)}>
+                <EditedMark editedAt={post.editedAt} />
+                <span className="visually-hidden"> (see earlier versions)</span>
+              </button>
+            )}
+          </span>
         </header>
         {post.catName && <h1 className="post-page__cat-name">{post.catName}</h1>}
         {post.caption && <p className="post-page__caption">{post.caption}</p>}
@@ -125,6 +141,7 @@ function PostDetails({ post }: { post: PostDetail }) {
           <CommentsPanel postId={post._id} />
         </section>
       </div>
+      {historyOpen && <PostHistoryDialog postId={post._id} onClose={() => setHistoryOpen(false)} />}
       {fullSize && <FullSizeImage image={post.image} alt={alt} onClose={() => setFullSize(false)} />}
     </article>
   );

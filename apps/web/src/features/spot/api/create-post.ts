@@ -6,6 +6,8 @@ export interface NewPost {
   image: Blob;
   catName: string;
   comment: string;
+  /** The photo described for people who cannot see it; empty for none. */
+  altText: string;
   /** Sent only when both are numbers and the switch is on (spec section 5). */
   coordinates: { latitude: number; longitude: number } | null;
   showLocation: boolean;
@@ -18,6 +20,7 @@ export function toFormData(post: NewPost): FormData {
   // Fields first: the server reads them before the file streams in.
   form.append('catName', post.catName.trim());
   form.append('comment', post.comment.trim());
+  form.append('altText', post.altText.trim());
   form.append('latitude', post.coordinates ? decimalText(post.coordinates.latitude) : '');
   form.append('longitude', post.coordinates ? decimalText(post.coordinates.longitude) : '');
   form.append('showLocation', String(post.coordinates !== null && post.showLocation));

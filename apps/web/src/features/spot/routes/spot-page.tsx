@@ -1,7 +1,9 @@
 import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { CountedTextarea } from '../../../components/counted-textarea.tsx';
+import { useMyProfile } from '../../../lib/my-profile.ts';
 import { useObjectUrl } from '../../../components/post/crop/use-object-url.ts';
 import { useNavigate } from 'react-router';
-import { CAPTION_MAX, CAT_NAME_MAX, WRONG_FILE_TYPE_MESSAGE } from '@cats/contracts';
+import { ALT_TEXT_MAX, CAPTION_MAX, CAT_NAME_MAX, WRONG_FILE_TYPE_MESSAGE } from '@cats/contracts';
 import { ImageCropDialog } from '../../../components/post/crop/image-crop-dialog.tsx';
 import { ACCEPT_ATTRIBUTE, isAcceptedImage } from '../../../components/post/crop/crop-image.ts';
 import { Button } from '../../../components/button.tsx';
@@ -17,6 +19,8 @@ import '../spot.css';
 /**
  * Spec section 2, Spot ('Snap a cat'): choose a picture -> (wrong type: modal) -> read its position
  * -> crop (square) -> comment, cat's name, location switch -> submit -> 'File uploading' -> /feed.
+ * Issue 24 adds a description of the photo (its alt text) and, when it is left empty, a gentle
+ * reminder before posting (Settings turns it off).
  */
 export default function SpotPage() {
   const navigate = useNavigate();
@@ -29,6 +33,10 @@ export default function SpotPage() {
   const [wrongType, setWrongType] = useState(false);
   const [comment, setComment] = useState('');
   const [catName, setCatName] = useState('');
+  const [altText, setAltText] = useState('');
+  const [reminding, setReminding] = useState(false);
+  const altTextRef = useRef<HTMLTextAreaElement>(null);
+  const profile = useMyProfile();
   const [showLocation, setShowLocation] = useState(true);
   const [groupIds, setGroupIds] = useState<string[]>([]);
   const [progress, setProgress] = useState(0);
@@ -66,12 +74,24 @@ export default function SpotPage() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!cropped || !metadata || create.isPending) return;
+    // A note, not a blocker: 'Post anyway' posts without a description. On unless turned off in Settings.
+    if (altText.trim() === '' && profile.data?.altTextReminder !== false) {
+      setReminding(true);
+      return;
+    }
+    upload();
+  };
+
+  const upload = () => {
+    if (!cropped || !metadata || create.isPending) return;
+    setReminding(false);
     setProgress(0);
     create.mutate(
       {
         image: cropped,
         catName,
         comment,
+        altText,
         coordinates: metadata.coordinates,
         showLocation,
         exifData: metadata.exifData,
@@ -148,6 +168,17 @@ export default function SpotPage() {
               value={catName}
               onChange={(e) => setCatName(e.target.value)}
             />
+            <CountedTextarea
+              ref={altTextRef}
+              className="spot-form__alt"
+              label="Describe this photo for people who can't see it"
+              name="altText"
+              rows={3}
+              max={ALT_TEXT_MAX}
+              help="Optional: the cat, what it is doing, where. Screen readers read it aloud."
+              value={altText}
+              onChange={(e) => setAltText(e.target.value)}
+            />
             <LocationSection
               hasCoordinates={metadata.coordinates !== null}
               showLocation={showLocation}
@@ -174,6 +205,33 @@ export default function SpotPage() {
           onCropped={setCropped}
           onCancel={reset}
         />
+      )}
+      {reminding && (
+        <Modal
+          title="Add a description so everyone can enjoy your cat?"
+          onClose={() => setReminding(false)}
+          actions={
+            <>
+              <Button variant="secondary" onClick={upload}>
+                Post anyway
+              </Button>
+              <Button
+                onClick={() => {
+                  setReminding(false);
+                  // After the dialog gives focus back to Submit.
+                  requestAnimationFrame(() => altTextRef.current?.focus());
+                }}
+              >
+                Add description
+              </Button>
+            </>
+          }
+        >
+          <p className="modal__message">
+            A few words about the photo let people who use a screen reader know what is in it. You can turn
+            this reminder off in Settings.
+          </p>
+        </Modal>
       )}
       {wrongType && <MessageModal message={WRONG_FILE_TYPE_MESSAGE} onClose={() => setWrongType(false)} />}
       {create.isPending && (

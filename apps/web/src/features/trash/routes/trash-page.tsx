@@ -7,6 +7,7 @@ import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors
 import { useRestorePost } from '../../../components/post/api/restore-post.ts';
 import { useTrash } from '../api/get-trash.ts';
 import './trash-page.css';
+import { imageAlt } from '../../../components/post/post-alt.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -77,7 +78,7 @@ export default function TrashPage() {
                 <img
                   className="trash__image"
                   src={post.image.variants['300'] ?? post.imageUrl}
-                  alt={describe(post)}
+                  alt={imageAlt(post)}
                   width={96}
                   height={96}
                   loading="lazy"

@@ -1,0 +1,31 @@
+import { useId, useState } from 'react';
+
+/**
+ * The 'ALT' badge on a picture its author described (issue 24, "Alt text"): screen readers already
+ * read the description as the image's alt; the badge shows it to everyone else, and hides it again.
+ */
+export function AltTextBadge({ altText }: { altText: string | null }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  if (!altText) return null;
+  return (
+    <div className="alt-badge">
+      <button
+        type="button"
+        className="alt-badge__button"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        aria-label={open ? 'Hide the description' : 'Show the description'}
+        onClick={() => setOpen((o) => !o)}
+      >
+        ALT
+      </button>
+      {open && (
+        // Shown to sighted readers; screen readers have it as the alt already, so it is not read twice.
+        <p id={panelId} className="alt-badge__text" aria-hidden="true">
+          {altText}
+        </p>
+      )}
+    </div>
+  );
+}

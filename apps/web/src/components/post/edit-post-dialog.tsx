@@ -1,0 +1,108 @@
+import { useState, type FormEvent } from 'react';
+import { ALT_TEXT_MAX, CAPTION_MAX, CAT_NAME_MAX, type EditPostRequest, type Post } from '@cats/contracts';
+import { Button, buttonClass } from '../button.tsx';
+import { CountedTextarea } from '../counted-textarea.tsx';
+import { TextField } from '../form-field.tsx';
+import { Modal } from '../modal.tsx';
+import { useEditPost } from './api/edit-post.ts';
+import { errorMessage, isDemoRefusal } from './api/errors.ts';
+
+interface EditPostDialogProps {
+  post: Post;
+  onClose: () => void;
+  /** The demo account may not edit: the caller shows its message instead. */
+  onDemoRefused: () => void;
+}
+
+/**
+ * Edit one's own post (issue 24): caption, cat name and description. Only what changed is sent; the
+ * server keeps the version it replaces, and the card shows 'edited'. Refusals stay in the dialog.
+ */
+export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogProps) {
+  const [caption, setCaption] = useState(post.caption);
+  const [catName, setCatName] = useState(post.catName ?? '');
+  const [altText, setAltText] = useState(post.altText ?? '');
+  const [failure, setFailure] = useState<string | null>(null);
+  const edit = useEditPost(post._id);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (edit.isPending) return;
+    const changes: EditPostRequest = {
+      ...(caption !== post.caption ? { caption } : {}),
+      ...(catName !== (post.catName ?? '') ? { catName } : {}),
+      ...(altText !== (post.altText ?? '') ? { altText } : {}),
+    };
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
+    }
+    setFailure(null);
+    edit.mutate(changes, {
+      onSuccess: onClose,
+      onError: (err) => {
+        if (isDemoRefusal(err)) {
+          onClose();
+          onDemoRefused();
+        } else setFailure(errorMessage(err));
+      },
+    });
+  };
+
+  return (
+    <Modal
+      title="Edit picture"
+      className="edit-post-dialog"
+      onClose={onClose}
+      dismissible={!edit.isPending}
+      actions={
+        <>
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            disabled={edit.isPending}
+            onClick={onClose}
+          >
+            Cancel
+          </button>
+          <Button type="submit" form={`edit-post-${post._id}`} disabled={edit.isPending}>
+            {edit.isPending ? 'Saving...' : 'Save'}
+          </Button>
+        </>
+      }
+    >
+      <form id={`edit-post-${post._id}`} className="edit-post-dialog__form" onSubmit={submit}>
+        <CountedTextarea
+          label="Caption"
+          name="caption"
+          rows={3}
+          max={CAPTION_MAX}
+          value={caption}
+          onChange={(e) => setCaption(e.target.value)}
+        />
+        <TextField
+          label="Cat's name (optional)"
+          name="catName"
+          maxLength={CAT_NAME_MAX}
+          autoComplete="off"
+          value={catName}
+          onChange={(e) => setCatName(e.target.value)}
+        />
+        <CountedTextarea
+          label="Describe this photo for people who can't see it"
+          name="altText"
+          rows={4}
+          max={ALT_TEXT_MAX}
+          help="What is in the picture: the cat, what it is doing, where. Empty removes the description."
+          value={altText}
+          onChange={(e) => setAltText(e.target.value)}
+        />
+        {failure && (
+          <p className="notice notice--error" role="alert">
+            {failure}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}
