@@ -215,9 +215,7 @@ describe('explore', () => {
     const wasLiked = (await like.getAttribute('aria-pressed')) === 'true';
     await like.click();
     await expect.poll(() => like.getAttribute('aria-pressed')).toBe(wasLiked ? 'false' : 'true');
-    await expect
-      .poll(async () => Number(await likeCount.textContent()))
-      .toBe(count + (wasLiked ? -1 : 1));
+    await expect.poll(async () => Number(await likeCount.textContent())).toBe(count + (wasLiked ? -1 : 1));
 
     await dialog.getByRole('button', { name: /comments?$/ }).click();
     const text = `Spotted from the map ${Date.now()}`;

@@ -99,10 +99,12 @@ describe('GET /api/posts/:postId/likes', () => {
     const fans = await seedLikers(post.id, 24);
     const blockedByViewer = fans.filter((_, i) => i % 4 === 0);
     const blockingViewer = fans.filter((_, i) => i % 4 === 1);
-    await t.db.insert(blocks).values([
-      ...blockedByViewer.map((f) => ({ blockerId: viewer.id, blockedId: f.id })),
-      ...blockingViewer.map((f) => ({ blockerId: f.id, blockedId: viewer.id })),
-    ]);
+    await t.db
+      .insert(blocks)
+      .values([
+        ...blockedByViewer.map((f) => ({ blockerId: viewer.id, blockedId: f.id })),
+        ...blockingViewer.map((f) => ({ blockerId: f.id, blockedId: viewer.id })),
+      ]);
     const gone = new Set([...blockedByViewer, ...blockingViewer].map((f) => f.id));
     const pages = await walk(viewer.id, post.id);
     expect(pages.map((p) => p.users.length)).toEqual([12]);
@@ -124,7 +126,12 @@ describe('GET /api/posts/:postId/likes', () => {
     expect(body.users[0]!._id).toBe(DEMO_USER_ID);
     expect(body.users[0]!.username).not.toBe(ANONYMISED_USERNAME);
     expect(body.users.slice(1).map((u) => u.username)).toEqual([ANONYMISED_USERNAME, ANONYMISED_USERNAME]);
-    expect(body.users.slice(1).map((u) => u._id).sort()).toEqual(fans.map((f) => f.id).sort());
+    expect(
+      body.users
+        .slice(1)
+        .map((u) => u._id)
+        .sort(),
+    ).toEqual(fans.map((f) => f.id).sort());
   });
 
   it('answers 404 Post not found for posts the viewer may not see', async () => {

@@ -152,7 +152,9 @@ function commentPageQuery(ex: Executor, name: string, withPosition: boolean) {
       createdKey: createdKeyOf(comments.createdAt),
       author: { id: users.id, username: users.username, profilePicKey: users.profilePicKey },
       total: sql<number>`(select count(*) from comments c
-        where c.post_id = ${pagePostId} and c.user_id not in (${usersBlockedWith(pageViewerId)}))`.mapWith(Number),
+        where c.post_id = ${pagePostId} and c.user_id not in (${usersBlockedWith(pageViewerId)}))`.mapWith(
+        Number,
+      ),
     })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))

@@ -63,8 +63,7 @@ export const socialRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: commentsResponseSchema },
       },
     },
-    async (request) =>
-      social.getComments(deps, caller(request), request.params.postId, request.query.before),
+    async (request) => social.getComments(deps, caller(request), request.params.postId, request.query.before),
   );
 
   app.get(

@@ -132,7 +132,9 @@ export async function likers(
     users: page.map((row) => toUserSummary(viewer, row, deps.publicBase)),
     info: {
       nextCursor:
-        rows.length > LIKERS_PAGE_SIZE && last ? encodeCursor({ createdKey: last.likedKey, id: last.id }) : null,
+        rows.length > LIKERS_PAGE_SIZE && last
+          ? encodeCursor({ createdKey: last.likedKey, id: last.id })
+          : null,
     },
   };
 }

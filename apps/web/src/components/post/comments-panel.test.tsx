@@ -118,7 +118,9 @@ describe('CommentsPanel', () => {
 
   it('shows the newest page, loads earlier pages above it, and goes back to the newest page after a comment', async () => {
     authStore.set({ accessToken: 't', userId: 'me' });
-    const api = server(pageWithEarlier('cursor-new', 4, comment('c3', 'Third'), comment('c4', 'Just posted')));
+    const api = server(
+      pageWithEarlier('cursor-new', 4, comment('c3', 'Third'), comment('c4', 'Just posted')),
+    );
     renderPanel();
     await api.answerGet(pageWithEarlier('cursor-1', 3, comment('c2', 'Second'), comment('c3', 'Third')));
     await screen.findByText('Third');
