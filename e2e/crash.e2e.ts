@@ -172,8 +172,16 @@ describe.each(modes)('kill -9 under load ($name)', ({ postgres }) => {
     for (const c of acked.comments)
       commentsByPost.set(c.postId, [...(commentsByPost.get(c.postId) ?? []), c]);
     for (const [postId, comments] of commentsByPost) {
-      const res = await reader.call<CommentsResponse>('GET', `/api/posts/getComments/${postId}`);
-      const ids = new Set(res.status === 200 ? res.body.comments.map((c) => c._id) : []);
+      // Every page, from the newest back to the first (20 a page since issue 24).
+      const ids = new Set<string>();
+      let before: string | null = null;
+      do {
+        const query: string = before ? `?before=${encodeURIComponent(before)}` : '';
+        const res = await reader.call<CommentsResponse>('GET', `/api/posts/getComments/${postId}${query}`);
+        if (res.status !== 200) break;
+        for (const c of res.body.comments) ids.add(c._id);
+        before = res.body.info.before;
+      } while (before);
       missingComments.push(...comments.filter((c) => !ids.has(c.commentId)).map((c) => c.commentId));
     }
     expect({ missingPosts, missingComments, missingLikes }).toEqual({

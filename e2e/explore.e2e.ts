@@ -209,13 +209,13 @@ describe('explore', () => {
     expect(await dialog.locator('.post-card__username').textContent()).toBeTruthy();
 
     const like = dialog.getByRole('button', { name: /^Like,/ });
-    const count = Number(await like.locator('.post-like__count').textContent());
+    // The count is the button beside the heart (it opens 'Liked by').
+    const likeCount = dialog.locator('.post-like__count');
+    const count = Number(await likeCount.textContent());
     const wasLiked = (await like.getAttribute('aria-pressed')) === 'true';
     await like.click();
     await expect.poll(() => like.getAttribute('aria-pressed')).toBe(wasLiked ? 'false' : 'true');
-    await expect
-      .poll(async () => Number(await like.locator('.post-like__count').textContent()))
-      .toBe(count + (wasLiked ? -1 : 1));
+    await expect.poll(async () => Number(await likeCount.textContent())).toBe(count + (wasLiked ? -1 : 1));
 
     await dialog.getByRole('button', { name: /comments?$/ }).click();
     const text = `Spotted from the map ${Date.now()}`;

@@ -89,7 +89,9 @@ describe('feed', () => {
     await asked;
 
     const like = cards.first().getByRole('button', { name: /^Like,/ });
-    const count = Number(await like.locator('.post-like__count').textContent());
+    // The count is the button beside the heart (it opens 'Liked by').
+    const likeCount = cards.first().locator('.post-like__count');
+    const count = Number(await likeCount.textContent());
     const wasLiked = (await like.getAttribute('aria-pressed')) === 'true';
     const answered = page.waitForResponse((r) => r.url().includes('/api/posts/likePost/'));
     await like.click();
@@ -102,7 +104,7 @@ describe('feed', () => {
     release();
     await expect.poll(() => cards.count()).toBeGreaterThan(before);
     expect(await like.getAttribute('aria-pressed')).toBe(pressed);
-    expect(Number(await like.locator('.post-like__count').textContent())).toBe(after);
+    expect(Number(await likeCount.textContent())).toBe(after);
     await page.context().close();
   });
 

@@ -16,6 +16,10 @@ export const COMMENT_MAX = 500;
 /** Alt text: the photo described for people who cannot see it (issue 24). */
 export const ALT_TEXT_MAX = 1500;
 export const FEED_PAGE_SIZE = 20;
+/** Comments per page of a post's comments (issue 24: the newest 20, then 'Show earlier comments'). */
+export const COMMENTS_PAGE_SIZE = 20;
+/** Users per page of a post's 'Liked by' list. */
+export const LIKERS_PAGE_SIZE = 20;
 
 /** Valid coordinates, in degrees: latitudeSchema, longitudeSchema (posts.ts) and isCoordinate use them. */
 export const LATITUDE_LIMIT = 90;

@@ -144,8 +144,23 @@ export const commentSchema = z.object({
   canDelete: z.boolean(),
 });
 export type Comment = z.infer<typeof commentSchema>;
-export const commentsResponseSchema = z.object({ postId: z.string(), comments: z.array(commentSchema) });
+/**
+ * One page of a post's comments (issue 24): the newest COMMENTS_PAGE_SIZE, or those before a cursor,
+ * oldest first within the page as the panel shows them. Every comment write answers the newest page.
+ */
+export const commentsResponseSchema = z.object({
+  postId: z.string(),
+  comments: z.array(commentSchema),
+  /** All comments the viewer sees on the post (the card's count), not only this page's. */
+  commentCount: z.number().int(),
+  info: z.object({
+    /** Opaque cursor for the page of earlier comments (?before=), or null when this page reaches the first. */
+    before: z.string().nullable(),
+  }),
+});
 export type CommentsResponse = z.infer<typeof commentsResponseSchema>;
+/** GET /api/posts/getComments/{postId}?before=: the cursor of a page's info.before. */
+export const commentsQuerySchema = z.object({ before: z.string().max(200).optional() });
 export const createCommentRequestSchema = z.object({
   newComment: z
     .string()
@@ -155,6 +170,16 @@ export const createCommentRequestSchema = z.object({
     .max(COMMENT_MAX, `Comment is at most ${COMMENT_MAX} characters`)
     .refine((text) => !hasUnwantedControls(text), 'Comment contains invalid characters'),
 });
+
+/** GET /api/posts/{postId}/likes: who liked a post, newest like first (issue 24, 'Liked by'). */
+export const likersQuerySchema = z.object({ cursor: z.string().max(200).optional() });
+export const likersResponseSchema = z.object({
+  postId: z.string(),
+  users: z.array(userSummarySchema),
+  /** Opaque cursor of the next (older) page, or null after the last. */
+  info: z.object({ nextCursor: z.string().nullable() }),
+});
+export type LikersResponse = z.infer<typeof likersResponseSchema>;
 
 export const sharePostRequestSchema = z.object({ groupIds: z.array(z.string()).max(100) });
 

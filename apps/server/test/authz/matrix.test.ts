@@ -234,6 +234,11 @@ const ROWS: Row[] = [
     scene: withPost((p) => json('GET', `/api/posts/getComments/${p._id}`)),
   },
   {
+    route: 'GET /api/posts/:postId/likes',
+    expect: guarded(200, 200, 200),
+    scene: withPost((p) => json('GET', `/api/posts/${p._id}/likes`)),
+  },
+  {
     route: 'GET /api/explore',
     expect: guarded(200, 200, 200),
     scene: withPost(() => json('GET', '/api/explore')),

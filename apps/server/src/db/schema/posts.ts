@@ -135,7 +135,8 @@ export const comments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('comments_post_idx').on(t.postId, t.createdAt),
+    // Pages of a post's comments walk this index backwards from the (created_at, id) cursor, newest first.
+    index('comments_post_created_idx').on(t.postId, t.createdAt, t.id),
     index('comments_user_idx').on(t.userId),
     check('comments_body_length', sql`char_length(${t.body}) between 1 and 500`),
   ],

@@ -170,6 +170,6 @@ describe('GET /api/posts/{postId}', () => {
       headers: await authHeader(t.app, stranger.id),
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ postId: post.id, comments: [] });
+    expect(res.json()).toEqual({ postId: post.id, comments: [], commentCount: 0, info: { before: null } });
   });
 });

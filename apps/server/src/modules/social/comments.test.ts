@@ -42,11 +42,11 @@ describe('comments: getComments, createComment, delete', () => {
     });
   const texts = (body: CommentsResponse) => body.comments.map((c) => c.comment);
 
-  it('starts empty and answers the full list, oldest first, after each comment', async () => {
+  it('starts empty and answers the newest page, oldest first, after each comment', async () => {
     const post = await createPost(t.db, owner.id);
     const empty = await getComments(alice.id, post.id);
     expect(empty.statusCode).toBe(200);
-    expect(empty.json()).toEqual({ postId: post.id, comments: [] });
+    expect(empty.json()).toEqual({ postId: post.id, comments: [], commentCount: 0, info: { before: null } });
 
     const first = await addComment(alice.id, post.id, { newComment: '  What a lovely tabby  ' });
     expect(first.statusCode).toBe(200);

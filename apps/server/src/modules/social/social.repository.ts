@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
@@ -102,35 +102,156 @@ export interface CommentRow {
   id: string;
   body: string;
   createdAt: Date;
+  /** created_at in UTC with microseconds: the page's keyset (a JS Date would drop them). */
+  createdKey: string;
   author: { id: string; username: string; profilePicKey: string | null };
 }
 
+export interface CommentPage {
+  /** Oldest first, as the panel shows them. */
+  rows: CommentRow[];
+  /** Whether earlier comments exist before the page's first. */
+  hasEarlier: boolean;
+  /** Every comment on the post the viewer sees (the card's count). */
+  total: number;
+}
+
+/** A (created_at, id) position in a post's comments or likes, from an opaque cursor. */
+export interface KeysetPosition {
+  createdAt: string;
+  id: string;
+}
+
+const createdKeyOf = (column: AnyColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const pagePostId = sql.placeholder('postId');
+const pageViewerId = sql.placeholder('viewerId');
+
 /**
- * A post's comments oldest first, without those of users the viewer shares a block with. Every comment
- * write answers the whole list (spec).
+ * The newest `limit` comments of a post (before a position, for earlier pages), newest first, without
+ * those of users the viewer shares a block with; each row also carries the post's visible total,
+ * computed once per statement (an uncorrelated sub-select). comments_post_created_idx walks backwards
+ * from the position, so a page costs the same on a post of 5 comments as on one of 5,000.
  */
-const listCommentsQuery = preparedPerDatabase((ex: Executor) =>
-  ex
+function commentPageQuery(ex: Executor, name: string, withPosition: boolean) {
+  const conditions = [
+    eq(comments.postId, pagePostId),
+    sql`${comments.userId} not in (${usersBlockedWith(pageViewerId)})`,
+  ];
+  if (withPosition) {
+    conditions.push(
+      sql`(${comments.createdAt}, ${comments.id}) < (${sql.placeholder('beforeAt')}::timestamptz, ${sql.placeholder('beforeId')}::uuid)`,
+    );
+  }
+  return ex
     .select({
       id: comments.id,
       body: comments.body,
       createdAt: comments.createdAt,
+      createdKey: createdKeyOf(comments.createdAt),
       author: { id: users.id, username: users.username, profilePicKey: users.profilePicKey },
+      total: sql<number>`(select count(*) from comments c
+        where c.post_id = ${pagePostId} and c.user_id not in (${usersBlockedWith(pageViewerId)}))`.mapWith(
+        Number,
+      ),
     })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
-    .where(
-      and(
-        eq(comments.postId, sql.placeholder('postId')),
-        notBlockedWith(sql.placeholder('viewerId'), comments.userId),
-      ),
-    )
-    .orderBy(asc(comments.createdAt), asc(comments.id))
-    .prepare('list_comments'),
+    .where(and(...conditions))
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(sql.placeholder('limit'))
+    .prepare(name);
+}
+
+const newestCommentsQuery = preparedPerDatabase((ex: Executor) =>
+  commentPageQuery(ex, 'newest_comments', false),
+);
+const earlierCommentsQuery = preparedPerDatabase((ex: Executor) =>
+  commentPageQuery(ex, 'earlier_comments', true),
 );
 
-export async function listComments(ex: Executor, postId: string, viewerId: string): Promise<CommentRow[]> {
-  return listCommentsQuery(ex).execute({ postId, viewerId });
+const countCommentsQuery = preparedPerDatabase((ex: Executor) =>
+  ex
+    .select({ total: sql<number>`count(*)`.mapWith(Number) })
+    .from(comments)
+    .where(
+      and(
+        eq(comments.postId, pagePostId),
+        sql`${comments.userId} not in (${usersBlockedWith(pageViewerId)})`,
+      ),
+    )
+    .prepare('count_comments'),
+);
+
+/**
+ * One page of a post's comments as the viewer sees them: the newest `pageSize`, or the `pageSize`
+ * before `before`; fetches one more to tell whether earlier ones exist.
+ */
+export async function listCommentPage(
+  ex: Executor,
+  postId: string,
+  viewerId: string,
+  pageSize: number,
+  before: KeysetPosition | null,
+): Promise<CommentPage> {
+  const limit = pageSize + 1;
+  const found = before
+    ? await earlierCommentsQuery(ex).execute({
+        postId,
+        viewerId,
+        limit,
+        beforeAt: before.createdAt,
+        beforeId: before.id,
+      })
+    : await newestCommentsQuery(ex).execute({ postId, viewerId, limit });
+  let total = found[0]?.total;
+  if (total === undefined) {
+    // An empty page carries no row to read the total from: none at all, or none before the cursor.
+    total = before ? ((await countCommentsQuery(ex).execute({ postId, viewerId }))[0]?.total ?? 0) : 0;
+  }
+  const rows = found.slice(0, pageSize).map(({ total: _total, ...row }) => row);
+  return { rows: rows.reverse(), hasEarlier: found.length > pageSize, total };
+}
+
+/** One user who liked a post, with the like's keyset. */
+export interface LikerRow {
+  id: string;
+  username: string;
+  profilePicKey: string | null;
+  likedKey: string;
+}
+
+/**
+ * Who liked a post, newest like first, without the users the viewer shares a block with; `limit` + 1
+ * rows so the caller knows whether another page follows. The (post_id, user_id) primary key finds the
+ * post's likes; their number is already bounded by what every post view carries (greatCat).
+ */
+export async function listLikers(
+  ex: Executor,
+  postId: string,
+  viewerId: string,
+  limit: number,
+  after: KeysetPosition | null,
+): Promise<LikerRow[]> {
+  const conditions = [eq(likes.postId, postId), sql`${likes.userId} not in (${usersBlockedWith(viewerId)})`];
+  if (after) {
+    conditions.push(
+      sql`(${likes.createdAt}, ${likes.userId}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`,
+    );
+  }
+  return ex
+    .select({
+      id: users.id,
+      username: users.username,
+      profilePicKey: users.profilePicKey,
+      likedKey: createdKeyOf(likes.createdAt),
+    })
+    .from(likes)
+    .innerJoin(users, eq(users.id, likes.userId))
+    .where(and(...conditions))
+    .orderBy(desc(likes.createdAt), desc(likes.userId))
+    .limit(limit + 1);
 }
 
 const commentPostId = sql.placeholder('postId');

@@ -4,11 +4,14 @@ import { z } from 'zod';
 import {
   blockedUsersResponseSchema,
   blockUserRequestSchema,
+  commentsQuerySchema,
   commentsResponseSchema,
   createCommentRequestSchema,
   hiddenPostsQuerySchema,
   ignoredCurrentUserBodySchema,
   likeResponseSchema,
+  likersQuerySchema,
+  likersResponseSchema,
   messageResponseSchema,
   pagedPostsResponseSchema,
   toggleLocationResponseSchema,
@@ -54,12 +57,28 @@ export const socialRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['social'],
         security,
-        summary: "A post's comments, oldest first",
+        summary: "A page of a post's comments: the newest 20, or the 20 before ?before= (oldest first)",
         params: postParams,
+        querystring: commentsQuerySchema,
         response: { 200: commentsResponseSchema },
       },
     },
-    async (request) => social.getComments(deps, caller(request), request.params.postId),
+    async (request) => social.getComments(deps, caller(request), request.params.postId, request.query.before),
+  );
+
+  app.get(
+    '/posts/:postId/likes',
+    {
+      schema: {
+        tags: ['social'],
+        security,
+        summary: 'Who liked a post, newest like first, 20 a page (?cursor= from info.nextCursor)',
+        params: postParams,
+        querystring: likersQuerySchema,
+        response: { 200: likersResponseSchema },
+      },
+    },
+    async (request) => social.likers(deps, caller(request), request.params.postId, request.query.cursor),
   );
 
   app.post(
@@ -69,7 +88,7 @@ export const socialRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['social'],
         security,
-        summary: 'Add a comment; answers the full updated list',
+        summary: 'Add a comment; answers the newest page of comments',
         params: postParams,
         body: createCommentRequestSchema,
         response: { 200: commentsResponseSchema },
@@ -85,7 +104,7 @@ export const socialRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['social'],
         security,
-        summary: "Delete a comment (its author or the post's owner); answers the updated list",
+        summary: "Delete a comment (its author or the post's owner); answers the newest page of comments",
         params: commentParams,
         response: { 200: commentsResponseSchema },
       },

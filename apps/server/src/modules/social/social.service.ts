@@ -1,4 +1,12 @@
-import { isUuid, type CommentsResponse, type PagedPostsResponse, type UserSummary } from '@cats/contracts';
+import {
+  COMMENTS_PAGE_SIZE,
+  isUuid,
+  LIKERS_PAGE_SIZE,
+  type CommentsResponse,
+  type LikersResponse,
+  type PagedPostsResponse,
+  type UserSummary,
+} from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest, forbidden, notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
@@ -65,21 +73,31 @@ export async function toggleLike(
   return { _id: postId, greatCat: likers };
 }
 
+/**
+ * A page of the post's comments as the viewer sees them: the newest, or those before an opaque cursor
+ * (issue 24). Every write answers the newest page, which replaces the panel's list (spec section 4).
+ */
 async function commentsOf(
   deps: SocialDeps,
   viewer: AuthContext,
   post: { id: string; userId: string },
+  before: repo.KeysetPosition | null = null,
 ): Promise<CommentsResponse> {
-  const rows = await repo.listComments(deps.db, post.id, viewer.userId);
+  const page = await repo.listCommentPage(deps.db, post.id, viewer.userId, COMMENTS_PAGE_SIZE, before);
+  const first = page.rows[0];
   return {
     postId: post.id,
-    comments: rows.map((row) => ({
+    comments: page.rows.map((row) => ({
       _id: row.id,
       comment: row.body,
       user: toUserSummary(viewer, row.author, deps.publicBase),
       createdAt: row.createdAt.toISOString(),
       canDelete: row.author.id === viewer.userId || post.userId === viewer.userId,
     })),
+    commentCount: page.total,
+    info: {
+      before: page.hasEarlier && first ? encodeCursor({ createdKey: first.createdKey, id: first.id }) : null,
+    },
   };
 }
 
@@ -87,8 +105,38 @@ export async function getComments(
   deps: SocialDeps,
   viewer: AuthContext,
   rawPostId: string,
+  rawBefore?: string,
 ): Promise<CommentsResponse> {
-  return commentsOf(deps, viewer, await visiblePost(deps, viewer, rawPostId));
+  // A bad cursor is refused before anything is read, whatever the post.
+  const before = rawBefore ? decodeCursor(rawBefore) : null;
+  return commentsOf(deps, viewer, await visiblePost(deps, viewer, rawPostId), before);
+}
+
+/**
+ * Who liked a post the viewer may see, newest like first, paged by an opaque cursor (issue 24, 'Liked
+ * by'). Users the viewer shares a block with are left out, as from greatCat.
+ */
+export async function likers(
+  deps: SocialDeps,
+  viewer: AuthContext,
+  rawPostId: string,
+  rawCursor?: string,
+): Promise<LikersResponse> {
+  const after = rawCursor ? decodeCursor(rawCursor) : null;
+  const post = await visiblePost(deps, viewer, rawPostId);
+  const rows = await repo.listLikers(deps.db, post.id, viewer.userId, LIKERS_PAGE_SIZE, after);
+  const page = rows.slice(0, LIKERS_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    postId: post.id,
+    users: page.map((row) => toUserSummary(viewer, row, deps.publicBase)),
+    info: {
+      nextCursor:
+        rows.length > LIKERS_PAGE_SIZE && last
+          ? encodeCursor({ createdKey: last.likedKey, id: last.id })
+          : null,
+    },
+  };
 }
 
 /** `text` is already trimmed and 1 to 500 characters (contracts' createCommentRequestSchema). */

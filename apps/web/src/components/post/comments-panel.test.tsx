@@ -13,7 +13,18 @@ const comment = (id: string, text: string): Comment => ({
   createdAt: '2026-11-24T12:00:00Z',
   canDelete: true,
 });
-const list = (...comments: Comment[]): CommentsResponse => ({ postId: 'p1', comments });
+const list = (...comments: Comment[]): CommentsResponse => ({
+  postId: 'p1',
+  comments,
+  commentCount: comments.length,
+  info: { before: null },
+});
+/** A page that has earlier comments before it, reached with `?before=cursor`. */
+const pageWithEarlier = (cursor: string, total: number, ...comments: Comment[]): CommentsResponse => ({
+  ...list(...comments),
+  commentCount: total,
+  info: { before: cursor },
+});
 
 /**
  * A server in miniature: GET getComments waits until the test answers it; the writes answer at once
@@ -103,5 +114,35 @@ describe('CommentsPanel', () => {
     await waitFor(() => expect(client.isFetching()).toBe(0));
     expect(screen.queryByText('Soon gone')).toBeNull();
     expect(screen.getByText('No comments yet.')).toBeTruthy();
+  });
+
+  it('shows the newest page, loads earlier pages above it, and goes back to the newest page after a comment', async () => {
+    authStore.set({ accessToken: 't', userId: 'me' });
+    const api = server(
+      pageWithEarlier('cursor-new', 4, comment('c3', 'Third'), comment('c4', 'Just posted')),
+    );
+    renderPanel();
+    await api.answerGet(pageWithEarlier('cursor-1', 3, comment('c2', 'Second'), comment('c3', 'Third')));
+    await screen.findByText('Third');
+    expect(screen.queryByText('First')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show earlier comments' }));
+    await waitFor(() =>
+      expect(api.fetchMock).toHaveBeenLastCalledWith(
+        '/api/posts/getComments/p1?before=cursor-1',
+        expect.anything(),
+      ),
+    );
+    await api.answerGet(list(comment('c1', 'First')));
+    await screen.findByText('First');
+    // Reading order: the earlier page above the newest, and no further button once the first is there.
+    const texts = () => screen.getAllByRole('listitem').map((li) => li.querySelector('p')?.textContent);
+    expect(texts()).toEqual(['First', 'Second', 'Third']);
+    expect(screen.queryByRole('button', { name: 'Show earlier comments' })).toBeNull();
+
+    // Spec section 4: the answer to a comment (now the newest page) replaces the list.
+    await post('Just posted');
+    expect(texts()).toEqual(['Third', 'Just posted']);
+    expect(screen.getByRole('button', { name: 'Show earlier comments' })).toBeTruthy();
   });
 });

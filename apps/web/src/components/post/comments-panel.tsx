@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { COMMENT_MAX } from '@cats/contracts';
-import { useComments } from './api/get-comments.ts';
+import { commentsInOrder, useComments } from './api/get-comments.ts';
 import { useCreateComment } from './api/create-comment.ts';
 import { useDeleteComment } from './api/delete-comment.ts';
 import { isDemoRefusal, logFailure } from './api/errors.ts';
@@ -31,11 +31,22 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
     create.mutate(text, { onSuccess: () => setDraft(''), onError: onFailure('Comment failed') });
   };
 
-  const list = comments.data?.comments;
+  const list = comments.data && commentsInOrder(comments.data);
   return (
     <section className="post-comments" id={id} aria-label="Comments">
       {comments.isPending && <p className="post-comments__status">Loading comments...</p>}
       {list && list.length === 0 && <p className="post-comments__status">No comments yet.</p>}
+      {/* Issue 24: the newest 20 come first; earlier pages load on demand, above them. */}
+      {comments.hasNextPage && (
+        <button
+          type="button"
+          className="post-comments__earlier"
+          disabled={comments.isFetchingNextPage}
+          onClick={() => void comments.fetchNextPage()}
+        >
+          {comments.isFetchingNextPage ? 'Loading earlier comments...' : 'Show earlier comments'}
+        </button>
+      )}
       {list && list.length > 0 && (
         <ul className="post-comments__list">
           {list.map((c) => (
