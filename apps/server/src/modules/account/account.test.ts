@@ -110,6 +110,7 @@ describe('account settings and deletion API', () => {
         username,
         email: user.email,
         exactPublicLocation: false,
+        altTextReminder: true,
         isDemo: false,
       });
       expect((await userRow(user.id))!.username).toBe(username);

@@ -82,6 +82,7 @@ describe('profiles', () => {
         username: alice.username,
         email: alice.email,
         exactPublicLocation: false,
+        altTextReminder: true,
         isDemo: false,
       });
     });
@@ -93,6 +94,7 @@ describe('profiles', () => {
         username: DEMO_USERNAME,
         email: DEMO_EMAIL,
         exactPublicLocation: false,
+        altTextReminder: true,
         isDemo: true,
       });
     });
