@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   DEMO_DISABLED_MESSAGE,
@@ -10,6 +10,7 @@ import {
   type Post,
 } from '@cats/contracts';
 import type { Database } from '../../src/db/client.ts';
+import { dataExports } from '../../src/db/schema/index.ts';
 import { buildTestApp, uniqueSuffix, type TestApp } from '../build-app.ts';
 import { authHeader, createUser, type CreatedUser } from '../factories.ts';
 import { multipartBody } from '../fixtures/images.ts';
@@ -525,7 +526,62 @@ const ROWS: Row[] = [
     expect: guarded(404, 403, 200),
     scene: withGroup((g) => json('DELETE', `/api/groups/${g._id}`)),
   },
+  {
+    route: 'POST /api/profile/export',
+    // Anyone signed in may export their own data (the other user gets an export of their own); the
+    // demo may not. Each request first waits for the exports under way, whose files would otherwise
+    // appear during the next cell's "nothing changed" check.
+    expect: guarded(202, 403, 202),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      await ctx.post(owner);
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: async () => {
+          await exportsSettled(ctx.t.db);
+          return json('POST', '/api/profile/export');
+        },
+      };
+    },
+  },
+  {
+    route: 'GET /api/profile/export',
+    expect: guarded(200, 200, 200),
+    scene: async (ctx) => {
+      await exportsSettled(ctx.t.db);
+      return simple(() => json('GET', '/api/profile/export'))(ctx);
+    },
+  },
+  {
+    route: 'GET /api/profile/export/download',
+    // The caller's own export only: another user's is the same 404 as none.
+    expect: guarded(404, 404, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      await ctx.post(owner);
+      await exportsSettled(ctx.t.db);
+      const started = await call(ctx.t.app, owner.headers, 'POST', '/api/profile/export');
+      expect(started.statusCode, started.body).toBe(202);
+      await exportsSettled(ctx.t.db);
+      return { owner, ownerIds: [owner.user.id], request: () => json('GET', '/api/profile/export/download') };
+    },
+  },
 ];
+
+/** Waits until no data export is being prepared (they run after their 202). */
+async function exportsSettled(db: Database): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const running = await db
+      .select({ userId: dataExports.userId })
+      .from(dataExports)
+      .where(eq(dataExports.status, 'running'));
+    if (running.length === 0) return;
+    if (Date.now() > deadline) throw new Error('data exports still running after 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** A scene whose request names nothing but the caller. */
 function simple(request: (owner: Person) => InjectOptions | Promise<InjectOptions>): Row['scene'] {

@@ -1,10 +1,10 @@
 import { buffer as readAll } from 'node:stream/consumers';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { DEMO_DISABLED_MESSAGE, DEMO_USER_ID, type DataExportStatus, type Post } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createUser, type CreatedUser } from '../../../test/factories.ts';
+import { unzip } from '../../../test/unzip.ts';
 import { addComment, call, createGroup, smallJpeg, uploadPost } from '../../../test/hostile/support/world.ts';
 import { dataExports, posts } from '../../db/schema/index.ts';
 import { variantKey } from '../../media/urls.ts';
@@ -20,29 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** Every entry of a zip, by name, read with yauzl from memory (the test's zips are small). */
-async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  const entries = new Map<string, Buffer>();
-  const file = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
-  );
-  await new Promise<void>((resolve, reject) => {
-    file.on('entry', (entry: yauzl.Entry) => {
-      file.openReadStream(entry, (err, stream) => {
-        if (err) return reject(err);
-        readAll(stream).then((bytes) => {
-          entries.set(entry.fileName, bytes);
-          file.readEntry();
-        }, reject);
-      });
-    });
-    file.on('end', () => resolve());
-    file.on('error', reject);
-    file.readEntry();
-  });
-  return entries;
-}
 
 const json = <T>(entries: Map<string, Buffer>, name: string): T => {
   const bytes = entries.get(name);
