@@ -236,6 +236,19 @@ describe('Download my data', () => {
     expect((await call(t.app, own, 'GET', '/api/profile/export/download')).statusCode).toBe(404);
   });
 
+  it("deleting the account removes its export's file", async () => {
+    const user = await createUser(t.db);
+    const headers = await authHeader(t.app, user.id);
+    expect((await call(t.app, headers, 'POST', '/api/profile/export')).statusCode).toBe(202);
+    expect((await waitUntilFinished(headers)).status).toBe('ready');
+    const [row] = await t.db.select().from(dataExports).where(eq(dataExports.userId, user.id));
+    expect(await t.storage.exists(row!.fileKey!)).toBe(true);
+    const deleted = await call(t.app, headers, 'DELETE', `/api/profile/deleteUser/${user.id}`);
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    expect(await t.storage.exists(row!.fileKey!)).toBe(false);
+    expect(await t.db.select().from(dataExports).where(eq(dataExports.userId, user.id))).toEqual([]);
+  });
+
   it('refuses the demo account', async () => {
     const demo = await authHeader(t.app, DEMO_USER_ID);
     const res = await call(t.app, demo, 'POST', '/api/profile/export');
