@@ -7,6 +7,7 @@ import { RelativeTime } from '../relative-time.tsx';
 import { CommentsPanel } from './comments-panel.tsx';
 import { LikeButton } from './like-button.tsx';
 import { LocationToggle } from './location-toggle.tsx';
+import { FullSizeImage } from './full-size-image.tsx';
 import { PostImage } from './post-image.tsx';
 import { OwnPostMenu } from './own-post-menu.tsx';
 import { PostMenu } from './post-menu.tsx';
@@ -43,6 +44,7 @@ export function PostCard({
 }: PostCardProps) {
   const { userId } = useAuth();
   const [commentsOpen, setCommentsOpen] = useState(false);
+  const [fullSize, setFullSize] = useState(false);
   const commentsId = useId();
   const own = post.user._id === userId;
   const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
@@ -63,7 +65,21 @@ export function PostCard({
           {own ? <OwnPostMenu post={post} /> : <PostMenu post={post} />}
         </header>
       )}
-      <PostImage image={post.image} fallbackSrc={post.imageUrl} alt={alt} eager={eager} sizes={imageSizes} />
+      {/* Tapping the photo opens it full size (1600 px), as on the post's own page (issue 24). */}
+      <button
+        type="button"
+        className="post-card__photo-button"
+        aria-label="View full size"
+        onClick={() => setFullSize(true)}
+      >
+        <PostImage
+          image={post.image}
+          fallbackSrc={post.imageUrl}
+          alt={alt}
+          eager={eager}
+          sizes={imageSizes}
+        />
+      </button>
       <div className="post-card__body">
         {(post.catName || post.caption) && (
           <p className="post-card__caption">
@@ -99,6 +115,7 @@ export function PostCard({
         {own && ownerActions}
         {showComments && commentsOpen && <CommentsPanel postId={post._id} id={commentsId} />}
       </div>
+      {fullSize && <FullSizeImage image={post.image} alt={alt} onClose={() => setFullSize(false)} />}
     </article>
   );
 }
