@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   DEMO_DISABLED_MESSAGE,
@@ -10,10 +10,10 @@ import {
   type Post,
 } from '@cats/contracts';
 import type { Database } from '../../src/db/client.ts';
-import { dataExports } from '../../src/db/schema/index.ts';
 import { buildTestApp, uniqueSuffix, type TestApp } from '../build-app.ts';
 import { authHeader, createUser, type CreatedUser } from '../factories.ts';
 import { multipartBody } from '../fixtures/images.ts';
+import { exportsSettled } from '../hostile/support/exports.ts';
 import { apiRoutes } from '../hostile/support/routes.ts';
 import { appTables, changedTables, fullSnapshot, mediaFiles } from '../hostile/support/snapshot.ts';
 import {
@@ -568,20 +568,6 @@ const ROWS: Row[] = [
     },
   },
 ];
-
-/** Waits until no data export is being prepared (they run after their 202). */
-async function exportsSettled(db: Database): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const running = await db
-      .select({ userId: dataExports.userId })
-      .from(dataExports)
-      .where(eq(dataExports.status, 'running'));
-    if (running.length === 0) return;
-    if (Date.now() > deadline) throw new Error('data exports still running after 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** A scene whose request names nothing but the caller. */
 function simple(request: (owner: Person) => InjectOptions | Promise<InjectOptions>): Row['scene'] {
