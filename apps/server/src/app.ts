@@ -32,6 +32,7 @@ import { socialRoutes } from './modules/social/social.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { exploreRoutes } from './modules/explore/explore.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
+import { dataExportRoutes } from './modules/data-export/data-export.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(profilesRoutes);
       await api.register(exploreRoutes);
       await api.register(groupsRoutes);
+      await api.register(dataExportRoutes);
     },
     { prefix: '/api' },
   );

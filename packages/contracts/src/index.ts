@@ -5,3 +5,4 @@ export * from './users.ts';
 export * from './posts.ts';
 export * from './groups.ts';
 export * from './map.ts';
+export * from './data-export.ts';

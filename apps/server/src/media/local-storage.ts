@@ -1,11 +1,16 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { MediaStorage } from './storage.ts';
 import { assertMediaKey } from './storage.ts';
 
-const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png' };
+const CONTENT_TYPES: Record<string, string> = {
+  webp: 'image/webp',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  zip: 'application/zip',
+};
 
 /** Local disk under DATA_DIR/media. Writes go to a temp file then rename, so a crash never leaves half a file. */
 export class LocalStorage implements MediaStorage {
@@ -23,6 +28,19 @@ export class LocalStorage implements MediaStorage {
     const temp = `${target}.${randomUUID()}.tmp`;
     await writeFile(temp, body);
     await rename(temp, target);
+  }
+
+  async putFile(key: string, path: string): Promise<void> {
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.tmp`;
+    // A copy, not a rename: the source usually sits on another file system (the temporary directory).
+    await copyFile(path, temp);
+    await rename(temp, target);
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
   }
 
   async get(key: string) {

@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type * as AwsS3 from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -69,6 +71,32 @@ export class S3Storage implements MediaStorage {
         CacheControl: 'public, max-age=31536000, immutable',
       }),
     );
+  }
+
+  /**
+   * One PUT with the file's length, streamed from disk. Exports stay far below S3's 5 GB limit for one
+   * PUT (a thousand posts make ~300 MB).
+   */
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    assertMediaKey(key);
+    const { sdk, client } = await this.ready;
+    const { size } = await stat(path);
+    await client.send(
+      new sdk.PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: createReadStream(path),
+        ContentType: contentType,
+        ContentLength: size,
+        CacheControl: 'private, no-store',
+      }),
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    assertMediaKey(key);
+    const { sdk, client } = await this.ready;
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async get(key: string) {

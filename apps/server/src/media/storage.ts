@@ -7,6 +7,10 @@ import type { Readable } from 'node:stream';
 export interface MediaStorage {
   readonly kind: 'local' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Streams a file from disk into the storage (a data export: too large to hold in memory). */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
+  /** Deletes one object (a data export); no error when it is already gone. */
+  delete(key: string): Promise<void>;
   /** null when the object does not exist. */
   get(key: string): Promise<{ body: Readable; contentType: string; size?: number } | null>;
   exists(key: string): Promise<boolean>;
@@ -20,6 +24,14 @@ export interface MediaStorage {
 /** Keys come from our own hashes; anything else is refused before it reaches a file system or bucket. */
 export const MEDIA_KEY_PATTERN = /^(posts|avatars)\/[a-f0-9]{16,64}\/[a-z0-9]{1,12}\.(webp|jpg|png)$/;
 
+/**
+ * Data exports (issue 24): a random key per export. Deliberately not a MEDIA_KEY_PATTERN key, so the public
+ * /media route never serves one; only the owner's download route reads them.
+ */
+export const EXPORT_KEY_PATTERN = /^exports\/[a-f0-9]{64}\.zip$/;
+
+/** Every key the storage accepts: media variants and data exports. */
 export function assertMediaKey(key: string): void {
-  if (!MEDIA_KEY_PATTERN.test(key)) throw new Error(`Invalid media key: ${key}`);
+  if (!MEDIA_KEY_PATTERN.test(key) && !EXPORT_KEY_PATTERN.test(key))
+    throw new Error(`Invalid media key: ${key}`);
 }

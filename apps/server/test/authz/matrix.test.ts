@@ -13,6 +13,7 @@ import type { Database } from '../../src/db/client.ts';
 import { buildTestApp, uniqueSuffix, type TestApp } from '../build-app.ts';
 import { authHeader, createUser, type CreatedUser } from '../factories.ts';
 import { multipartBody } from '../fixtures/images.ts';
+import { exportsSettled } from '../hostile/support/exports.ts';
 import { apiRoutes } from '../hostile/support/routes.ts';
 import { appTables, changedTables, fullSnapshot, mediaFiles } from '../hostile/support/snapshot.ts';
 import {
@@ -546,6 +547,47 @@ const ROWS: Row[] = [
     route: 'DELETE /api/groups/:groupId',
     expect: guarded(404, 403, 200),
     scene: withGroup((g) => json('DELETE', `/api/groups/${g._id}`)),
+  },
+  {
+    route: 'POST /api/profile/export',
+    // Anyone signed in may export their own data (the other user gets an export of their own); the
+    // demo may not. Each request first waits for the exports under way, whose files would otherwise
+    // appear during the next cell's "nothing changed" check.
+    expect: guarded(202, 403, 202),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      await ctx.post(owner);
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: async () => {
+          await exportsSettled(ctx.t.db);
+          return json('POST', '/api/profile/export');
+        },
+      };
+    },
+  },
+  {
+    route: 'GET /api/profile/export',
+    expect: guarded(200, 200, 200),
+    scene: async (ctx) => {
+      await exportsSettled(ctx.t.db);
+      return simple(() => json('GET', '/api/profile/export'))(ctx);
+    },
+  },
+  {
+    route: 'GET /api/profile/export/download',
+    // The caller's own export only: another user's is the same 404 as none.
+    expect: guarded(404, 404, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      await ctx.post(owner);
+      await exportsSettled(ctx.t.db);
+      const started = await call(ctx.t.app, owner.headers, 'POST', '/api/profile/export');
+      expect(started.statusCode, started.body).toBe(202);
+      await exportsSettled(ctx.t.db);
+      return { owner, ownerIds: [owner.user.id], request: () => json('GET', '/api/profile/export/download') };
+    },
   },
 ];
 

@@ -102,7 +102,7 @@ describe('hostile ids, page numbers and query strings on every route', () => {
             route.key,
             `${param}: ${label}`,
             request(route, url),
-            refusalMayWrite(route),
+            refusalMayWrite(route, t.db),
           );
           // An id that is no id is the same 404 as an unknown one (never 400 or 500), page numbers 400.
           if (param !== 'page' && res.statusCode < 500) {
@@ -116,7 +116,7 @@ describe('hostile ids, page numbers and query strings on every route', () => {
             route.key,
             `${param}: someone else's`,
             request(route, url),
-            refusalMayWrite(route),
+            refusalMayWrite(route, t.db),
           );
         }
       }
@@ -136,14 +136,14 @@ describe('hostile ids, page numbers and query strings on every route', () => {
             route.key,
             `?${name}: ${label}`,
             request(route, `${url}?${name}=${value}`),
-            refusalMayWrite(route),
+            refusalMayWrite(route, t.db),
           );
         }
         await probe.send(
           route.key,
           `?${name} twice`,
           request(route, `${url}?${name}=1&${name}=2`),
-          refusalMayWrite(route),
+          refusalMayWrite(route, t.db),
         );
       }
       await probe.send(
@@ -153,7 +153,7 @@ describe('hostile ids, page numbers and query strings on every route', () => {
           route,
           `${url}?__proto__[polluted]=1&constructor[prototype][polluted]=1&a[b][c]=d&${'x'.repeat(2000)}=1`,
         ),
-        refusalMayWrite(route),
+        refusalMayWrite(route, t.db),
       );
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     }

@@ -75,7 +75,7 @@ describe('hostile JSON bodies on every write route', () => {
     for (const route of routes) {
       const url = fillPath(route, baselineParams(route, w));
       const headers = { ...w.a.headers, 'content-type': 'application/json' };
-      const opts = refusalMayWrite(route);
+      const opts = refusalMayWrite(route, t.db);
       const raw = (label: string, payload: string, extraHeaders: Record<string, string> = {}) =>
         probe.send(
           route.key,

@@ -9,6 +9,7 @@ import {
 import { groupMembers } from '../../src/db/schema/index.ts';
 import { LOCATION_GRID_DEGREES, locationCell } from '../../src/modules/location/location-grid.ts';
 import { buildTestApp, type TestApp } from '../build-app.ts';
+import { unzip } from '../unzip.ts';
 import { authHeader, createUser } from '../factories.ts';
 import { fixture, multipartBody } from '../fixtures/images.ts';
 import {
@@ -200,6 +201,31 @@ describe('the location rule on every GET route', () => {
       clusterIds.set(viewer.userId, [...found]);
     }
 
+    // Everyone but the demo (which may not) has a ready data export, so its download is walked as a zip
+    // of the viewer's own data (issue 24): each sees only their own, and their own positions exactly.
+    for (const viewer of viewers.filter((v) => !v.isDemo)) {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: '/api/profile/export',
+        headers: viewer.headers,
+      });
+      expect(started.statusCode, started.body).toBe(202);
+    }
+    for (const viewer of viewers.filter((v) => !v.isDemo)) {
+      for (let tries = 0; ; tries += 1) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/api/profile/export',
+          headers: viewer.headers,
+        });
+        const status = (res.json() as { status: string }).status;
+        if (status === 'ready') break;
+        expect(status, viewer.name).toBe('running');
+        expect(tries, `${viewer.name}'s export still running`).toBeLessThan(400);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
     const authors = [ids.owner, ids.member, ids.exactOwner, ids.blocked];
     const allIds = secrets.map((s) => s.id).join(',');
     answers = await walkGetRoutes(
@@ -306,6 +332,27 @@ describe('the location rule on every GET route', () => {
         (s) => s.latitude > 51 && s.showLocation && !s.trashed && allowedPrecision(viewer, s) !== null,
       );
       expect(counted, viewer.name).toBe(london.length);
+    }
+  });
+
+  it("each data export holds its owner's posts exactly placed, the trashed one too, and no one else's", async () => {
+    for (const viewer of viewers) {
+      const answer = answers.find((a) => a.viewer === viewer && a.url === '/api/profile/export/download')!;
+      if (viewer.isDemo) {
+        expect(answer.res.statusCode).toBe(404);
+        continue;
+      }
+      expect(answer.res.statusCode, viewer.name).toBe(200);
+      const files = await unzip(answer.res.rawPayload);
+      const exported = JSON.parse(files.get('posts.json')!.toString('utf8')) as {
+        id: string;
+        latitude: number;
+        longitude: number;
+      }[];
+      const own = secrets.filter((s) => s.authorId === viewer.userId);
+      expect(exported.map((p) => [p.id, p.latitude, p.longitude]).sort(), viewer.name).toEqual(
+        own.map((s) => [s.id, s.latitude, s.longitude]).sort(),
+      );
     }
   });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { approximateLocation } from '../../src/modules/location/location-grid.ts';
 import { apiRoutes, fillPath, type ApiRoute } from '../hostile/support/routes.ts';
+import { unzip } from '../unzip.ts';
 
 /**
  * The location rule, checked on every GET route of the API (issue 23; docs/security.md, "Location").
@@ -223,6 +224,13 @@ export async function walkGetRoutes(
         const res = await app.inject({ method: 'GET', url, headers: viewer.headers });
         expect(res.statusCode, `${viewer.name} GET ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
         assertLocationRule(viewer, `GET ${url}`, res.body, secrets);
+        // A data export (issue 24): the rule holds in every file inside the zip too, read uncompressed.
+        if (res.headers['content-type'] === 'application/zip') {
+          for (const [name, bytes] of await unzip(res.rawPayload)) {
+            if (name.endsWith('.json'))
+              assertLocationRule(viewer, `GET ${url} ${name}`, bytes.toString('utf8'), secrets);
+          }
+        }
         answers.push({ route, url, viewer, res });
       }
     }

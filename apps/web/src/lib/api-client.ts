@@ -95,7 +95,8 @@ async function send(path: string, options: RequestOptions, token: string | null)
   }
 }
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends with the access token, refreshing it once on a token problem; throws ApiError unless 2xx. */
+async function authorised(path: string, options: RequestOptions): Promise<Response> {
   let res = await send(path, options, options.anonymous ? null : authStore.get().accessToken);
   if (!options.anonymous && isTokenProblem(res)) {
     try {
@@ -113,9 +114,22 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     }
   }
   if (!res.ok) throw new ApiError(res.status, await readMessage(res), res.headers);
+  return res;
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await authorised(path, options);
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * A file the API answers only with the bearer token (a data export), as a Blob: a plain link cannot
+ * send the token. The browser keeps a large Blob on disk rather than in the page's memory.
+ */
+export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  return (await authorised(path, options)).blob();
 }
 
 /**

@@ -17,6 +17,7 @@ import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext, LiveUsers } from '../../plugins/auth.ts';
 import * as authRepo from '../auth/auth.repository.ts';
 import { uniqueConflict, type AuthService } from '../auth/auth.service.ts';
+import { findExport } from '../data-export/data-export.repository.ts';
 import * as repo from './account.repository.ts';
 
 export interface AccountDeps {
@@ -123,14 +124,23 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
     async deleteAccount(viewer: AuthContext, userId: string): Promise<void> {
       if (userId.toLowerCase() !== viewer.userId) throw forbidden(AUTH_MESSAGES.forbidden);
       const user = await me(viewer);
-      const unused = await db.transaction(async (tx) => {
+      const { unused, exportKey } = await db.transaction(async (tx) => {
         const prefixes = await repo.mediaPrefixesOf(tx, user.id);
+        // The data export's zip (issue 24): its row goes with the user, its file right after.
+        const exportKey = (await findExport(tx, user.id))?.fileKey ?? null;
         await repo.deleteUser(tx, user.id);
         await repo.clearLoginFailuresFor(tx, user.email);
         const inUse = await repo.prefixesStillInUse(tx, prefixes);
-        return prefixes.filter((p) => !inUse.has(p));
+        return { unused: prefixes.filter((p) => !inUse.has(p)), exportKey };
       });
       liveUsers.forget(user.id);
+      if (exportKey) {
+        await storage
+          .delete(exportKey)
+          .catch((err: unknown) =>
+            log.warn({ err }, 'account deletion: the data export file was not deleted'),
+          );
+      }
       for (const prefix of unused) {
         try {
           await storage.deletePrefix(prefix);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Database } from '../../../src/db/client.ts';
+import { exportsSettled } from './exports.ts';
 import type { ApiRoute } from './routes.ts';
 import { exampleFor } from './routes.ts';
 import type { World } from './world.ts';
@@ -59,8 +61,14 @@ export function baselineBody(route: ApiRoute, w: World): Record<string, unknown>
 }
 
 /** A wrong password (login, or the current password of a settings change) is recorded for throttling. */
-export function refusalMayWrite(route: ApiRoute): { mayWriteOnRefusal?: string[] } {
+export function refusalMayWrite(
+  route: ApiRoute,
+  db: Database,
+): { mayWriteOnRefusal?: string[]; settle?: () => Promise<void> } {
   const guessesPassword =
     route.key === 'POST /api/login' || 'currentPassword' in (route.body?.properties ?? {});
-  return guessesPassword ? { mayWriteOnRefusal: ['login_failures'] } : {};
+  if (guessesPassword) return { mayWriteOnRefusal: ['login_failures'] };
+  // A started export writes its file and row after the 202.
+  if (route.key === 'POST /api/profile/export') return { settle: () => exportsSettled(db) };
+  return {};
 }

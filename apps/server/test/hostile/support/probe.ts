@@ -81,10 +81,12 @@ export class Prober {
     route: string,
     label: string,
     request: InjectOptions,
-    opts: { mayWriteOnRefusal?: string[] } = {},
+    opts: { mayWriteOnRefusal?: string[]; settle?: () => Promise<void> } = {},
   ): Promise<LightMyRequestResponse> {
     const before = this.last ?? (await this.state());
     const res = await this.t.app.inject(request);
+    // Work the request started after answering (a data export) finishes before the next comparison.
+    await opts.settle?.();
     const after = await this.state();
     this.last = after;
     this.tally.record(route, res.statusCode);

@@ -9,6 +9,7 @@ import { CommentsPanel } from './comments-panel.tsx';
 import { EditedMark } from './edited-mark.tsx';
 import { LikeButton } from './like-button.tsx';
 import { LocationToggle } from './location-toggle.tsx';
+import { FullSizeImage } from './full-size-image.tsx';
 import { PostImage } from './post-image.tsx';
 import { OwnPostMenu } from './own-post-menu.tsx';
 import { PostMenu } from './post-menu.tsx';
@@ -46,6 +47,7 @@ export function PostCard({
 }: PostCardProps) {
   const { userId } = useAuth();
   const [commentsOpen, setCommentsOpen] = useState(false);
+  const [fullSize, setFullSize] = useState(false);
   const commentsId = useId();
   const own = post.user._id === userId;
   const label = postLabel(post);
@@ -67,13 +69,21 @@ export function PostCard({
         </header>
       )}
       <div className="post-card__picture">
-        <PostImage
-          image={post.image}
-          fallbackSrc={post.imageUrl}
-          alt={imageAlt(post)}
-          eager={eager}
-          sizes={imageSizes}
-        />
+        {/* Tapping the photo opens it full size (1600 px), as on the post's own page (issue 24). */}
+        <button
+          type="button"
+          className="post-card__photo-button"
+          aria-label="View full size"
+          onClick={() => setFullSize(true)}
+        >
+          <PostImage
+            image={post.image}
+            fallbackSrc={post.imageUrl}
+            alt={imageAlt(post)}
+            eager={eager}
+            sizes={imageSizes}
+          />
+        </button>
         <AltTextBadge altText={post.altText} />
       </div>
       <div className="post-card__body">
@@ -115,6 +125,9 @@ export function PostCard({
         {own && ownerActions}
         {showComments && commentsOpen && <CommentsPanel postId={post._id} id={commentsId} />}
       </div>
+      {fullSize && (
+        <FullSizeImage image={post.image} alt={imageAlt(post)} onClose={() => setFullSize(false)} />
+      )}
     </article>
   );
 }

@@ -3,4 +3,5 @@ export const accountKeys = {
   all: ['account'] as const,
   blockedUsers: () => [...accountKeys.all, 'blocked-users'] as const,
   hiddenPosts: () => [...accountKeys.all, 'hidden-posts'] as const,
+  dataExport: () => [...accountKeys.all, 'data-export'] as const,
 };

@@ -8,6 +8,7 @@ import { BlockedUsers } from '../components/blocked-users.tsx';
 import { ChangeEmailForm } from '../components/change-email-form.tsx';
 import { ChangePasswordForm } from '../components/change-password-form.tsx';
 import { ChangeUsernameForm } from '../components/change-username-form.tsx';
+import { DataExport } from '../components/data-export.tsx';
 import { DeleteAccount } from '../components/delete-account.tsx';
 import { HiddenPosts } from '../components/hidden-posts.tsx';
 import { LocationPrivacy } from '../components/location-privacy.tsx';
@@ -77,6 +78,7 @@ export default function SettingsPage() {
           <HiddenPosts disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <BlockedUsers disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <TrashLink />
+          <DataExport onDemoRefused={showDemoModal} />
           <DeleteAccount
             userId={userId ?? profile.data._id}
             disabled={profile.data.isDemo}

@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { DataExportStatus } from '@cats/contracts';
+import { authStore } from '../../../lib/auth-store.ts';
+import { DataExport } from './data-export.tsx';
+
+const none: DataExportStatus = {
+  status: 'none',
+  createdAt: null,
+  finishedAt: null,
+  expiresAt: null,
+  sizeBytes: null,
+  message: null,
+};
+
+function setup(onDemoRefused = vi.fn()) {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <DataExport onDemoRefused={onDemoRefused} />
+    </QueryClientProvider>,
+  );
+  return onDemoRefused;
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  authStore.clear();
+});
+
+describe('DataExport', () => {
+  it("starts an export and shows 'Preparing your download…' from the server's answer", async () => {
+    authStore.set({ accessToken: 't', userId: 'me' });
+    const fetchMock = vi.fn(async (_url: string, init?: RequestInit) =>
+      init?.method === 'POST'
+        ? Response.json(
+            { ...none, status: 'running', createdAt: '2026-11-25T10:00:00.000Z' },
+            { status: 202 },
+          )
+        : Response.json(none),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    await screen.findByText('Preparing your download…');
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/profile/export',
+      expect.objectContaining({ method: 'POST' }),
+    );
+  });
+
+  it('offers the ready download with its size, and a new one', async () => {
+    authStore.set({ accessToken: 't', userId: 'me' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        Response.json({
+          ...none,
+          status: 'ready',
+          createdAt: '2026-11-25T10:00:00.000Z',
+          finishedAt: '2026-11-25T10:01:00.000Z',
+          expiresAt: '2026-11-26T10:01:00.000Z',
+          sizeBytes: 12_345_678,
+        }),
+      ),
+    );
+    setup();
+    await screen.findByRole('button', { name: 'Download (12.3 MB)' });
+    screen.getByRole('button', { name: 'Prepare a new download' });
+    expect(document.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-26T10:01:00.000Z');
+  });
+
+  it('says why an export failed, and lets it start again', async () => {
+    authStore.set({ accessToken: 't', userId: 'me' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        Response.json({
+          ...none,
+          status: 'failed',
+          message: 'Preparing your data was interrupted. Please try again.',
+        }),
+      ),
+    );
+    setup();
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Preparing your data was interrupted. Please try again.',
+    );
+    screen.getByRole('button', { name: 'Download my data' });
+  });
+
+  it('hands the demo refusal to the page (the demo modal)', async () => {
+    authStore.set({ accessToken: 't', userId: 'demo' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init?: RequestInit) =>
+        init?.method === 'POST'
+          ? Response.json({ message: 'Feature disabled for demo user' }, { status: 403 })
+          : Response.json(none),
+      ),
+    );
+    const onDemoRefused = setup();
+    fireEvent.click(await screen.findByRole('button', { name: 'Download my data' }));
+    await vi.waitFor(() => expect(onDemoRefused).toHaveBeenCalledOnce());
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
