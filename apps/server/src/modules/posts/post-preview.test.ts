@@ -122,6 +122,16 @@ describe('link preview tags of /posts/{postId} (issue 24)', () => {
     expect(Object.values(tags).join(' ')).not.toContain(owner.username);
   });
 
+  it("uses the author's description of the photo as og:image:alt when there is one", async () => {
+    const post = await createPost(t.db, owner.id, {
+      catName: 'Minou',
+      altText: 'A black cat asleep on a red "No parking" sign',
+    });
+    const tags = metaTags((await page(post.id)).body);
+    expect(unescape(tags['og:image:alt']!)).toBe('A black cat asleep on a red "No parking" sign');
+    expect(tags['og:image:alt']).toContain('&quot;No parking&quot;');
+  });
+
   it('is the same for any post a stranger may see, whoever hid it or blocked its author', async () => {
     const post = await createPost(t.db, owner.id, { catName: 'Felix' });
     const other = await createUser(t.db);

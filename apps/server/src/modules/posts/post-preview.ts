@@ -59,7 +59,8 @@ export async function postPreviewTags(
   const post = await getPostView(db, CRAWLER, postId, { publicBase: opts.publicBase });
   if (!post) return null;
   const title = post.catName ?? PREVIEW_TITLE_FALLBACK;
-  const imageAlt = post.catName ? `Photo of ${post.catName}` : 'Photo of a cat';
+  // The author's own description of the photo when there is one (issue 24, "Alt text").
+  const imageAlt = post.altText ?? (post.catName ? `Photo of ${post.catName}` : 'Photo of a cat');
   // Only these fields of the post are read: its position (approximate for a stranger) never is.
   const tags: [attribute: 'property' | 'name', key: string, value: string][] = [
     ['property', 'og:type', 'article'],
