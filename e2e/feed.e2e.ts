@@ -88,9 +88,12 @@ describe('feed', () => {
     await cards.last().scrollIntoViewIfNeeded();
     await asked;
 
-    const like = cards.first().getByRole('button', { name: /^Like,/ });
+    // Pinned by id: the card stays the same one however the list above it changes meanwhile.
+    const firstId = await cards.first().getAttribute('data-post-id');
+    const target = page.locator(`article[data-post-id="${firstId}"]`);
+    const like = target.getByRole('button', { name: /^Like,/ });
     // The count is the button beside the heart (it opens 'Liked by').
-    const likeCount = cards.first().locator('.post-like__count');
+    const likeCount = target.locator('.post-like__count');
     const count = Number(await likeCount.textContent());
     const wasLiked = (await like.getAttribute('aria-pressed')) === 'true';
     const answered = page.waitForResponse((r) => r.url().includes('/api/posts/likePost/'));
@@ -98,7 +101,7 @@ describe('feed', () => {
     expect((await answered).status()).toBe(200);
     const pressed = wasLiked ? 'false' : 'true';
     const after = count + (wasLiked ? -1 : 1);
-    expect(await like.getAttribute('aria-pressed')).toBe(pressed);
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe(pressed);
 
     const before = await cards.count();
     release();
