@@ -7,8 +7,7 @@
  *   npm run build && npx tsx bench/data-export.ts [--posts 1000]
  *   DATABASE_URL=postgres://... npx tsx bench/data-export.ts
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -18,7 +17,7 @@ import { createPgDatabase } from './run.ts';
 import { BENCH_PASSWORD } from './support/dataset.ts';
 import { installMedia, prepareMedia } from './support/media.ts';
 import { WORK_DIR } from './support/paths.ts';
-import { JEMALLOC, JEMALLOC_CONF, sampleRss, startBenchServer } from './support/server.ts';
+import { benchLogin, sampleRss, startLoadServer } from './support/server.ts';
 
 /** The budgets: issue 24's 'under 2 minutes on this machine' and the upload's peak RSS budget. */
 export const DATA_EXPORT_BUDGETS = { readyMs: 120_000, peakRssMb: 600 } as const;
@@ -62,25 +61,9 @@ try {
 }
 installMedia(media, join(runDir, 'media'));
 
-const server = await startBenchServer(
-  {
-    DATA_DIR: runDir,
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    SEED: 'false',
-    LOG_LEVEL: 'warn',
-    ...(existsSync(JEMALLOC) ? { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF } : {}),
-  },
-  join(runDir, 'server.log'),
-);
+const server = await startLoadServer(runDir, pg?.url);
 try {
-  const login = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: EMAIL, password: BENCH_PASSWORD }),
-  });
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const auth = { authorization: `Bearer ${accessToken}` };
+  const auth = await benchLogin(server.url, EMAIL, BENCH_PASSWORD);
 
   const rss = sampleRss(server.pid, 50);
   const started = Date.now();

@@ -7,6 +7,11 @@
  *   npm run bench                                  full dataset (1,000 users, 100,000 posts)
  *   DATABASE_URL=postgres://... npm run bench      the same on PostgreSQL
  *   npx tsx bench/run.ts --profile small --no-web  a quick run to debug the harness (no build)
+ *   npx tsx bench/run.ts --only notification-streams --reuse-dataset
+ *                                                  issue 25's stream figures alone (prints them;
+ *                                                  results.json/md are left as they are)
+ *   npx tsx bench/run.ts --only cats --reuse-dataset
+ *                                                  issue 26's cat loads alone (the same)
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +37,8 @@ import { ROOT, WORK_DIR } from './support/paths.ts';
 import {
   evaluate,
   machine,
+  type Check,
+  notificationStreamChecks,
   renderResultsFile,
   writeResults,
   type DatabaseKind,
@@ -46,8 +53,15 @@ import {
   type LoadPlan,
 } from './support/scenarios.ts';
 import { cpuMeter } from './support/cpu.ts';
+import {
+  measureNotificationStreams,
+  STREAM_PLAN,
+  type StreamFigures,
+  type StreamPlan,
+} from './support/notification-streams.ts';
 import { JEMALLOC, JEMALLOC_CONF, SERVER_ENTRY, rssMb, startBenchServer } from './support/server.ts';
 import { startTileServer } from '../e2e/support/tiles.ts';
+import { catChecks, catProbes, measureCats, type CatFigures, type CatProbes } from './support/cats.ts';
 import { attachServerTimes } from './support/server-log.ts';
 
 export interface Profile {
@@ -57,6 +71,13 @@ export interface Profile {
   viewers: number;
   uploads: { single: number; rounds: number; perRound: number; feedConnections: number };
   idleS: number;
+  /** Issue 25's notification streams (2,000 per instance: the issue's figure in every profile). */
+  streams: StreamPlan;
+  /**
+   * Issue 26's cat loads (bench/support/cats.ts) in a whole run. bench:ci leaves them out: it compares
+   * figures with bench/baseline.json, which has none for them yet.
+   */
+  cats: boolean;
   /**
    * Lighthouse runs per page; the median run's figures count. The same build on this shared 2-core
    * machine scores up to 10 points apart from one run to the next (docs/performance.md, "Web").
@@ -72,6 +93,8 @@ export const PROFILES: Record<string, Profile> = {
     viewers: 20,
     uploads: { single: 5, rounds: 2, perRound: 8, feedConnections: 50 },
     idleS: 30,
+    streams: STREAM_PLAN,
+    cats: true,
     lighthouseRuns: 3,
   },
   /** bench:ci: small dataset, short loads repeated three times (the median run counts). */
@@ -82,6 +105,8 @@ export const PROFILES: Record<string, Profile> = {
     viewers: 10,
     uploads: { single: 3, rounds: 1, perRound: 8, feedConnections: 50 },
     idleS: 5,
+    streams: { ...STREAM_PLAN, samples: 60 },
+    cats: false,
     lighthouseRuns: 1,
   },
   /** For working on the harness itself. */
@@ -92,12 +117,20 @@ export const PROFILES: Record<string, Profile> = {
     viewers: 5,
     uploads: { single: 2, rounds: 1, perRound: 8, feedConnections: 50 },
     idleS: 5,
+    streams: { ...STREAM_PLAN, samples: 60 },
+    cats: true,
     lighthouseRuns: 1,
   },
 };
 
+/** Loads a run can be limited to (--only): the rest of the bench is skipped. */
+export const ONLY = ['notification-streams', 'cats'] as const;
+export type Only = (typeof ONLY)[number];
+
 export interface BenchOptions {
   profile: Profile;
+  /** Just these loads: the figures they need and their checks (no results files are written). */
+  only?: Only;
   databaseUrl?: string | undefined;
   web: boolean;
   keep?: boolean;
@@ -139,7 +172,22 @@ async function databaseVersion(database: DatabaseHandle): Promise<string> {
   return full.split(',')[0]!.replace(/ on .*/, '');
 }
 
-export async function runBench(opts: BenchOptions): Promise<RunResult> {
+/** What a run limited to some loads (--only) finds: their figures and checks. */
+export interface OnlyResult {
+  only: Only;
+  date: string;
+  database: { kind: DatabaseKind; version: string };
+  machine: ReturnType<typeof machine>;
+  dataset: DatasetCounts;
+  durationS: number;
+  notificationStreams?: StreamFigures;
+  cats?: CatFigures;
+  checks: Check[];
+}
+
+export function runBench(opts: BenchOptions & { only: Only }): Promise<OnlyResult>;
+export function runBench(opts: BenchOptions): Promise<RunResult>;
+export async function runBench(opts: BenchOptions): Promise<RunResult | OnlyResult> {
   const log = opts.log ?? ((line: string) => console.log(line));
   const started = Date.now();
   const profile = opts.profile;
@@ -148,7 +196,8 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run npm run build first`);
 
   const uploadsNeeded = 1 + profile.uploads.single + profile.uploads.rounds * profile.uploads.perRound;
-  const media = await prepareMedia({ uploads: uploadsNeeded, log });
+  // The posts' images are always needed (their URLs must resolve); the upload files only for uploads.
+  const media = await prepareMedia({ uploads: opts.only ? 0 : uploadsNeeded, log });
 
   const runDir = join(WORK_DIR, `run-${kind}-${Date.now()}`);
   mkdirSync(runDir, { recursive: true });
@@ -167,12 +216,14 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
     const database = await openDatabase({ databaseUrl: pgDatabase?.url, dataDir: runDir, poolSize: 2 });
     let version: string;
     let dataset: DatasetCounts;
+    let probes: CatProbes;
     try {
       await database.migrate();
       dataset = reuse
         ? (JSON.parse(readFileSync(join(template, 'dataset.json'), 'utf8')) as DatasetCounts)
         : await seedDataset(database, profile.dataset, media, await hashPassword(BENCH_PASSWORD));
       version = await databaseVersion(database);
+      probes = await catProbes(database);
     } finally {
       await database.close();
     }
@@ -191,23 +242,22 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
     if (allocator === 'jemalloc' && !existsSync(JEMALLOC))
       throw new Error(`${JEMALLOC} is missing: apt-get install libjemalloc2`);
     const unlimited = '1000000';
-    server = await startBenchServer(
-      {
-        DATA_DIR: runDir,
-        ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
-        JWT_SECRET: randomBytes(32).toString('hex'),
-        SEED: 'false',
-        LOG_LEVEL: opts.logLevel ?? 'info',
-        MAP_TILE_URL: tiles.template,
-        RATE_LIMIT_LOGIN_PER_MINUTE: unlimited,
-        RATE_LIMIT_SIGNUP_PER_MINUTE: unlimited,
-        RATE_LIMIT_WRITES_PER_MINUTE: unlimited,
-        RATE_LIMIT_UPLOADS_PER_MINUTE: unlimited,
-        ...(allocator === 'jemalloc' ? { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF } : {}),
-        ...opts.serverEnv,
-      },
-      join(runDir, 'server.log'),
-    );
+    const jwtSecret = randomBytes(32).toString('hex');
+    const serverEnv = {
+      DATA_DIR: runDir,
+      ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
+      JWT_SECRET: jwtSecret,
+      SEED: 'false',
+      LOG_LEVEL: opts.logLevel ?? 'info',
+      MAP_TILE_URL: tiles.template,
+      RATE_LIMIT_LOGIN_PER_MINUTE: unlimited,
+      RATE_LIMIT_SIGNUP_PER_MINUTE: unlimited,
+      RATE_LIMIT_WRITES_PER_MINUTE: unlimited,
+      RATE_LIMIT_UPLOADS_PER_MINUTE: unlimited,
+      ...(allocator === 'jemalloc' ? { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF } : {}),
+      ...opts.serverEnv,
+    };
+    server = await startBenchServer(serverEnv, join(runDir, 'server.log'));
     log(
       `server ready in ${(server.startMs / 1000).toFixed(1)} s at ${server.url} (pid ${server.pid}, ${allocator})`,
     );
@@ -215,14 +265,55 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
     const afterStartMb = rssMb(server.pid);
 
     const viewers = await prepareViewers(server.url, profile.viewers, 3);
+    /**
+     * Issue 25: streams on this server and, on PostgreSQL, on a second instance B started for them on
+     * the same database with the same secret (PGlite is one process: A and B are the same).
+     */
+    const measureStreams = async () => {
+      const b = pgDatabase
+        ? await startBenchServer({ ...serverEnv, DATA_DIR: join(runDir, 'b') }, join(runDir, 'server-b.log'))
+        : null;
+      try {
+        return await measureNotificationStreams({
+          instances: [{ url: server!.url, pid: server!.pid }, ...(b ? [{ url: b.url, pid: b.pid }] : [])],
+          jwtSecret,
+          viewers,
+          dataset: { users: profile.dataset.users, blocksPerUser: profile.dataset.blocksPerUser },
+          plan: profile.streams,
+          feedPlan: profile.load,
+          log,
+        });
+      } finally {
+        await b?.stop();
+      }
+    };
+    const cpu = cpuMeter(server.pid, !!pgDatabase);
+    if (opts.only) {
+      const only = opts.only;
+      const figures =
+        only === 'cats'
+          ? { cats: await measureCats(server.url, viewers, profile.load, probes, log, cpu) }
+          : { notificationStreams: await measureStreams() };
+      if (figures.cats) attachServerTimes(join(runDir, 'server.log'), Object.values(figures.cats));
+      host.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
+      return {
+        only,
+        date: new Date().toISOString(),
+        database: { kind, version },
+        machine: host,
+        dataset,
+        durationS: Math.round((Date.now() - started) / 1000),
+        ...figures,
+        checks: figures.cats
+          ? catChecks(kind, figures.cats)
+          : notificationStreamChecks(kind, figures.notificationStreams!),
+      };
+    }
     const page200Consistent = await checkPage200(server.url, viewers[0]!);
-    const http = await measureHttp(
-      server.url,
-      viewers,
-      profile.load,
-      log,
-      cpuMeter(server.pid, !!pgDatabase),
-    );
+    const http = await measureHttp(server.url, viewers, profile.load, log, cpu);
+    const cats = profile.cats
+      ? await measureCats(server.url, viewers, profile.load, probes, log, cpu)
+      : undefined;
     const uploads = await measureUploads(
       server.url,
       server.pid,
@@ -232,11 +323,17 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
       log,
     );
     const afterLoadMb = rssMb(server.pid);
-    attachServerTimes(join(runDir, 'server.log'), [...Object.values(http), uploads.concurrent.feedDuring]);
+    attachServerTimes(join(runDir, 'server.log'), [
+      ...Object.values(http),
+      ...(cats ? Object.values(cats) : []),
+      uploads.concurrent.feedDuring,
+    ]);
     log(`RSS after the load ${afterLoadMb} MB; idle for ${profile.idleS} s`);
     await new Promise((r) => setTimeout(r, profile.idleS * 1000));
     const idleMb = rssMb(server.pid);
     log(`RSS at idle ${idleMb} MB`);
+    // After the idle reading, which the streams would change.
+    const notificationStreams = await measureStreams();
 
     let web: WebFigures | undefined;
     if (opts.web) {
@@ -269,6 +366,8 @@ export async function runBench(opts: BenchOptions): Promise<RunResult> {
       rss: { afterStartMb, afterLoadMb, idleMb, idleAfterS: profile.idleS },
       page200Consistent,
       ...(web ? { web } : {}),
+      notificationStreams,
+      ...(cats ? { cats } : {}),
     };
     return { ...partial, checks: evaluate(kind, partial) };
   } finally {
@@ -307,6 +406,8 @@ async function main() {
       'server-env': { type: 'string', multiple: true, default: [] },
       /** Only rewrite results.md from results.json. */
       'render-only': { type: 'boolean', default: false },
+      /** Only these loads (ONLY): their figures and checks are printed, the results files left alone. */
+      only: { type: 'string' },
     },
   });
   if (values['render-only']) {
@@ -315,22 +416,36 @@ async function main() {
   }
   const profile = PROFILES[values.profile];
   if (!profile) throw new Error(`unknown profile ${values.profile}: ${Object.keys(PROFILES).join(', ')}`);
-  const result = await runBench({
+  if (values.only !== undefined && !(ONLY as readonly string[]).includes(values.only))
+    throw new Error(`unknown --only ${values.only}: ${ONLY.join(', ')}`);
+  const only = values.only as Only | undefined;
+  const options: BenchOptions = {
     profile,
     databaseUrl: process.env.DATABASE_URL || undefined,
-    web: !values['no-web'],
+    web: !only && !values['no-web'],
     keep: values.keep,
     reuseDataset: values['reuse-dataset'],
     ...(values.allocator ? { allocator: values.allocator as 'jemalloc' | 'glibc' } : {}),
     logLevel: values['log-level'],
     serverEnv: parseServerEnv(values['server-env']),
-  });
-  writeResults(join(values.out, 'results.json'), join(values.out, 'results.md'), result);
+  };
+  let result: RunResult | OnlyResult;
+  if (only) {
+    result = await runBench({ ...options, only });
+    console.log(JSON.stringify(result));
+  } else {
+    result = await runBench(options);
+    writeResults(join(values.out, 'results.json'), join(values.out, 'results.md'), result);
+  }
   console.log('');
   for (const c of result.checks) {
     console.log(`${c.verdict.padEnd(4)}  ${c.label}: ${c.value ?? '—'} ${c.unit} (budget ${c.budget})`);
   }
-  console.log(`\nwrote ${join(values.out, 'results.md')} and results.json in ${result.durationS} s`);
+  console.log(
+    only
+      ? `\n--only ${only}: done in ${result.durationS} s (results.md and results.json left as they were)`
+      : `\nwrote ${join(values.out, 'results.md')} and results.json in ${result.durationS} s`,
+  );
   if (result.checks.some((c) => c.verdict === 'FAIL')) process.exitCode = 1;
 }
 

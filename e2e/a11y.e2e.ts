@@ -169,7 +169,8 @@ describe('accessibility', () => {
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
-    it(`axe finds no violations on any screen (${viewportName})`, async () => {
+    // Every screen in turn, each with a page load and an axe run: minutes on a slow machine, not 90 s.
+    it(`axe finds no violations on any screen (${viewportName})`, { timeout: 300_000 }, async () => {
       const visitor = await openPage(viewport, false);
       const signedIn = await openPage(viewport, true);
       const found: string[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { launchBrowser, DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { signedInPage } from './support/api.ts';
 import { apiCreatePost, apiUser, card } from './support/posts.ts';
@@ -37,9 +37,7 @@ describe('full size from a card', () => {
       const img = dialog.getByRole('img', { name: 'Photo of Biscuit' });
       expect(await img.getAttribute('src')).toBe(post.image.variants['1600']);
       await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
-      await dialog.evaluate((el) =>
-        Promise.all(el.getAnimations({ subtree: true }).map((animation) => animation.finished)),
-      );
+      await animationsSettled(dialog);
       await screenshot(page, `card-full-size-${name}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });

@@ -72,14 +72,16 @@ describe('paged comments and the liked-by list', () => {
     const page = await viewerPage(DESKTOP);
     await page.goto(`/posts/${post._id}`);
     const comments = page.locator('.post-page .post-comments');
-    await expect.poll(() => commentTexts(page)).toEqual(numbered(6, 25));
+    // The page's first load: longer than expect.poll's 1 s default on a busy machine.
+    await expect.poll(() => commentTexts(page), { timeout: 15_000 }).toEqual(numbered(6, 25));
 
     const earlier = comments.getByRole('button', { name: 'Show earlier comments' });
     const asked = page.waitForRequest((r) => r.url().includes(`/api/posts/getComments/${post._id}?before=`));
     await earlier.click();
     await asked;
     await expect.poll(() => commentTexts(page)).toEqual(numbered(1, 25));
-    expect(await earlier.count()).toBe(0);
+    // The button goes with the render after the last page arrives, which may come a moment later.
+    await expect.poll(() => earlier.count()).toBe(0);
 
     // A comment of one's own: the panel shows the server's newest page again, the new comment last.
     await comments.getByLabel('Add a comment').fill('The twenty-sixth');

@@ -206,7 +206,7 @@ describe('explore', () => {
       .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
       .toBe(true);
     expect(await picture.evaluate((img: HTMLImageElement) => img.currentSrc)).toMatch(/\/400\.webp$/);
-    expect(await dialog.locator('.post-card__username').textContent()).toBeTruthy();
+    expect(await dialog.locator('.post-author__name').textContent()).toBeTruthy();
 
     const like = dialog.getByRole('button', { name: /^Like,/ });
     // The count is the button beside the heart (it opens 'Liked by').

@@ -47,7 +47,10 @@ describe('post page', () => {
   });
 
   /** Signed in as the viewer; this browser has no share sheet (as desktop Linux), so Share copies. */
-  async function viewerPage(viewport: { width: number; height: number }): Promise<Page> {
+  async function viewerPage(
+    viewport: { width: number; height: number },
+    as: SessionUser = viewer,
+  ): Promise<Page> {
     const context = await browser.newContext({
       baseURL: server.url,
       viewport,
@@ -57,7 +60,7 @@ describe('post page', () => {
       delete (Navigator.prototype as { share?: unknown }).share;
     });
     const page = await context.newPage();
-    await loginThroughUi(page, viewer.email, viewer.password, { remember: true });
+    await loginThroughUi(page, as.email, as.password, { remember: true });
     return page;
   }
 
@@ -96,7 +99,7 @@ describe('post page', () => {
 
     // Share without a share sheet: the link goes to the clipboard, and the page says so.
     await article.getByRole('button', { name: 'Share' }).click();
-    await article.getByText('Link copied').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Link copied.' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/posts/${post._id}`);
 
     await screenshot(page, 'post-page-1280');
@@ -146,6 +149,24 @@ describe('post page', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.context().close();
+
+    // The author's page has the 'On map' switch, whose tooltip (laid out even while transparent) once
+    // ran past the screen: the page scrolled sideways by ~46 px. Nothing wider than the screen, with
+    // the tooltip hidden or shown.
+    const own = await viewerPage(PHONE, author);
+    await own.goto(`/posts/${post._id}`);
+    await own.locator('article.post-page .post-page__map .leaflet-tile-loaded').first().waitFor();
+    const sideways = () => own.evaluate(() => document.documentElement.scrollWidth);
+    expect(await sideways()).toBeLessThanOrEqual(PHONE.width);
+    await own.getByRole('switch', { name: 'Location on map' }).focus();
+    const tooltip = own.getByRole('tooltip');
+    await expect.poll(() => tooltip.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    expect(await sideways()).toBeLessThanOrEqual(PHONE.width);
+    const box = await tooltip.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(own, 'post-page-own-390-tooltip');
+    await own.context().close();
   });
 
   it('says a picture one may not see is not available, with a way back to the feed', async () => {

@@ -6,14 +6,18 @@ import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Post } from '@cats/contracts';
+import { redisAnswers } from '../apps/server/test/redis-answers.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { Client, freshDatabase, redisAnswers, smallJpeg } from './support/faults.ts';
+import { Client, freshDatabase, smallJpeg } from './support/faults.ts';
+import { LiveStream } from './support/live-stream.ts';
 
 /**
  * Issue 9, point 8: identical, stateless instances behind a load balancer. Two server processes share
  * one PostgreSQL database, one S3-compatible store (s3rver, started here) and Redis: a session made on
  * one works on the other (access token and refresh cookie), an upload on one is served by the other,
- * and the rate limits are counted across both.
+ * and the rate limits are counted across both. Issue 25: a like committed through one reaches a
+ * notification stream held open on the other (LISTEN/NOTIFY), and a stream outlives a restart of its
+ * instance.
  */
 
 const enabled = Boolean(process.env.TEST_DATABASE_URL) && (await redisAnswers());
@@ -33,6 +37,7 @@ describe.skipIf(!enabled)('two instances on shared PostgreSQL, S3 and Redis', ()
   let s3: S3rver;
   let s3Dir: string;
   let drop: (() => Promise<void>) | undefined;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     const database = await freshDatabase('cats_scale');
@@ -47,7 +52,7 @@ describe.skipIf(!enabled)('two instances on shared PostgreSQL, S3 and Redis', ()
       configureBuckets: [{ name: bucket }],
     });
     const { port } = await s3.run();
-    const env = {
+    env = {
       DATABASE_URL: database!.url,
       REDIS_URL: 'redis://127.0.0.1:6379',
       S3_ENDPOINT: `http://127.0.0.1:${port}`,
@@ -170,5 +175,90 @@ describe.skipIf(!enabled)('two instances on shared PostgreSQL, S3 and Redis', ()
     expect(await res.json()).toEqual({ message: 'Too many requests, please try again later' });
     // Reads are not limited, on either instance.
     expect((await fan.call('GET', '/api/feed/1')).status).toBe(200);
+  });
+
+  /** A post of a new user on A, and a stream of that user's notifications, held open on B. */
+  async function streamedAuthor(prefix: string, baseUrl: () => string) {
+    const author = await Client.create(a.url, prefix);
+    const posted = await author.call<{ post: Post }>(
+      'POST',
+      '/api/posts/createPost',
+      author.uploadForm(await smallJpeg(prefix.length * 7), `Hello from ${prefix}`),
+    );
+    expect(posted.status).toBe(201);
+    const live = new LiveStream(baseUrl, () => author.accessToken);
+    await live.start();
+    await live.waitFor(() => live.events.some((e) => e.event === 'unread'), 5_000, 'the first count');
+    return { author, post: posted.body.post, live };
+  }
+  const likeThrough = async (server: RunningServer, prefix: string, post: Post) => {
+    const fan = await Client.create(server.url, prefix);
+    expect((await fan.call('PUT', `/api/posts/likePost/${post._id}`, {})).status).toBe(200);
+    return fan;
+  };
+
+  it('brings a like committed through A to a notification stream held open on B', async () => {
+    const { post, live } = await streamedAuthor('listened', () => b.url);
+    try {
+      const fan = await Client.create(a.url, 'liker');
+      const started = Date.now();
+      expect((await fan.call('PUT', `/api/posts/likePost/${post._id}`, {})).status).toBe(200);
+      await live.waitFor(() => live.notifications().length === 1, 5_000, 'the like from A');
+      const ms = Date.now() - started;
+      const [entry] = live.notifications();
+      expect(entry).toMatchObject({ type: 'like', post: { _id: post._id }, actorCount: 1 });
+      expect(entry!.actors.map((x) => x._id)).toEqual([fan.userId]);
+      await live.waitFor(() => live.events.at(-1)?.event === 'unread', 5_000, 'the count');
+      expect(JSON.parse(live.events.at(-1)!.data)).toEqual({ count: 1 });
+      console.log(`like through A to its event on B's stream: ${ms} ms (the bench measures it under load)`);
+    } finally {
+      await live.stop();
+    }
+  });
+
+  it('keeps a stream through a restart of its instance: what committed meanwhile is replayed', async () => {
+    const { post, live } = await streamedAuthor('restarted', () => b.url);
+    try {
+      await likeThrough(a, 'before', post);
+      await live.waitFor(() => live.notifications().length === 1, 5_000, 'the first like');
+
+      // A rolling restart of B: its streams end at once (its shutdown waits for none of them), their
+      // clients come back to the new B with the last id they saw. Meanwhile A takes the likes.
+      const old = b;
+      const stopping = Date.now();
+      const exited = old.stop();
+      await live.waitFor(() => !live.isOpen(), 5_000, 'the stream to end');
+      expect(await exited).toBe(0);
+      expect(Date.now() - stopping, 'shutdown with a stream open (ms)').toBeLessThan(3_000);
+      const missed = [await likeThrough(a, 'during1', post), await likeThrough(a, 'during2', post)];
+      // Not yet: the stream's client keeps trying the stopped B.
+      expect(live.notifications()).toHaveLength(1);
+      b = await startServer({ seed: false, env });
+      await old.dispose();
+
+      // Both likes changed the post's one entry (likes are grouped): the replay sends it once, as it
+      // is now, with the later of its two seqs.
+      await live.waitFor(() => live.notifications().length === 2, 15_000, 'the replay on the new B');
+      const got = live.notifications();
+      expect(got.map((n) => n.actorCount)).toEqual([1, 3]);
+      expect(got[1]!.seq).toBe(got[0]!.seq + 2);
+      expect(
+        got
+          .at(-1)!
+          .actors.slice(0, 2)
+          .map((x) => x._id),
+      ).toEqual([missed[1]!.userId, missed[0]!.userId]);
+      // Nothing twice: each change once, in order, and the new B's replay started after the last one seen.
+      expect(got.map((n) => n.seq)).toEqual([...new Set(got.map((n) => n.seq))].sort((x, y) => x - y));
+      expect(live.attempts.filter((status) => status !== 200 && status !== 0 && status !== 503)).toEqual([]);
+      expect(live.connections()).toBe(2);
+
+      // And live on the new B, for a like through A.
+      await likeThrough(a, 'after', post);
+      await live.waitFor(() => live.notifications().length === 3, 5_000, 'a like after the restart');
+      expect(live.notifications()[2]!.actorCount).toBe(4);
+    } finally {
+      await live.stop();
+    }
   });
 });

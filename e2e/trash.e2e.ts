@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TrashResponse } from '@cats/contracts';
-import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
 import { signedInPage } from './support/api.ts';
+import { serverAndBrowser } from './support/suite.ts';
 import { apiCall, apiCreatePost, apiUser, card, cardIds } from './support/posts.ts';
 
-/** Issue 24: deleting one's own picture through its card menu, the trash, and restoring it. */
+/** Issue 24: deleting one's own picture through its card menu, Undo, the trash, and restoring it. */
 describe('trash', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.dispose();
-  });
+  const suite = serverAndBrowser();
 
   async function openDeleteDialog(page: Page, postId: string) {
     await card(page, postId).getByRole('button', { name: 'Post options' }).click();
@@ -25,20 +16,18 @@ describe('trash', () => {
     const dialog = page.getByRole('alertdialog', { name: 'Delete this picture?' });
     await dialog.waitFor();
     // The dialog fades in: screenshots show it once it has.
-    await dialog.evaluate((el) =>
-      Promise.all(el.getAnimations({ subtree: true }).map((animation) => animation.finished)),
-    );
+    await animationsSettled(dialog);
     return dialog;
   }
 
   it('deletes from the feed after confirming, finds it in the trash and restores it (phone)', async () => {
-    const user = await apiUser(server.url, 'trash');
-    const kept = await apiCreatePost(server.url, user.accessToken, { comment: 'Staying put' });
-    const post = await apiCreatePost(server.url, user.accessToken, {
+    const user = await apiUser(suite.server.url, 'trash');
+    const kept = await apiCreatePost(suite.server.url, user.accessToken, { comment: 'Staying put' });
+    const post = await apiCreatePost(suite.server.url, user.accessToken, {
       catName: 'Mochi',
       comment: 'Asleep on the bins again',
     });
-    const page = await signedInPage(browser, server.url, user, PHONE);
+    const page = await signedInPage(suite.browser, suite.server.url, user, PHONE);
     await page.goto('/feed');
     await card(page, post._id).waitFor();
 
@@ -54,15 +43,30 @@ describe('trash', () => {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await card(page, post._id).waitFor({ state: 'detached' });
     expect(await cardIds(page)).toContain(kept._id);
-    const toast = page.getByRole('status').filter({ hasText: 'Picture moved to the trash.' });
-    await toast.waitFor();
+    let toast = page.getByRole('status').filter({ hasText: 'Picture moved to the trash.' });
+    await toast.getByRole('button', { name: 'Undo' }).waitFor();
     await screenshot(page, 'trash-toast-390');
 
     // The server agrees: in the trash, out of the feed.
-    const trash = await apiCall<TrashResponse>(server.url, user.accessToken, '/api/posts/trash');
-    expect(trash.posts.map((p) => p._id)).toEqual([post._id]);
+    const trashed = () => apiCall<TrashResponse>(suite.server.url, user.accessToken, '/api/posts/trash');
+    expect((await trashed()).posts.map((p) => p._id)).toEqual([post._id]);
 
-    await toast.getByRole('link', { name: 'Open trash' }).click();
+    // Undo restores it: back in the feed, in its place (newest first), and out of the trash.
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await card(page, post._id).waitFor();
+    const mine = [post._id, kept._id];
+    expect((await cardIds(page)).filter((id) => mine.includes(id))).toEqual(mine);
+    expect((await trashed()).posts).toEqual([]);
+
+    // Deleted again, it waits in the trash, which Settings opens.
+    dialog = await openDeleteDialog(page, post._id);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await card(page, post._id).waitFor({ state: 'detached' });
+    toast = page.getByRole('status').filter({ hasText: 'Picture moved to the trash.' });
+    await toast.getByRole('button', { name: 'Undo' }).waitFor();
+    expect((await trashed()).posts.map((p) => p._id)).toEqual([post._id]);
+    await page.goto('/profile/settings');
+    await page.getByRole('link', { name: 'Open trash' }).click();
     await page.getByRole('heading', { level: 1, name: 'Trash' }).waitFor();
     const item = page.locator(`li[data-post-id="${post._id}"]`);
     await item.getByText('Asleep on the bins again').waitFor();
@@ -82,20 +86,20 @@ describe('trash', () => {
 
     await page.goto('/feed');
     await card(page, post._id).waitFor();
-    expect((await apiCall<TrashResponse>(server.url, user.accessToken, '/api/posts/trash')).posts).toEqual(
-      [],
-    );
+    expect(
+      (await apiCall<TrashResponse>(suite.server.url, user.accessToken, '/api/posts/trash')).posts,
+    ).toEqual([]);
     await page.context().close();
   });
 
   it('deletes from the own profile and reaches the trash from Settings (desktop)', async () => {
-    const user = await apiUser(server.url, 'trashdesk');
-    const first = await apiCreatePost(server.url, user.accessToken, {
+    const user = await apiUser(suite.server.url, 'trashdesk');
+    const first = await apiCreatePost(suite.server.url, user.accessToken, {
       catName: 'Pepper',
       comment: 'On the wall',
     });
-    const second = await apiCreatePost(server.url, user.accessToken, { comment: 'In the window' });
-    const page = await signedInPage(browser, server.url, user, DESKTOP);
+    const second = await apiCreatePost(suite.server.url, user.accessToken, { comment: 'In the window' });
+    const page = await signedInPage(suite.browser, suite.server.url, user, DESKTOP);
     await page.goto('/profile/me');
     await card(page, second._id).waitFor();
 
@@ -103,6 +107,12 @@ describe('trash', () => {
     await screenshot(page, 'trash-confirm-1280');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await card(page, second._id).waitFor({ state: 'detached' });
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Picture moved to the trash.' })
+      .getByRole('button', { name: 'Undo' })
+      .waitFor();
+    await screenshot(page, 'trash-toast-1280');
     dialog = await openDeleteDialog(page, first._id);
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await card(page, first._id).waitFor({ state: 'detached' });

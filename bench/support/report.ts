@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release } from 'node:os';
 import type { DatasetCounts } from './dataset.ts';
 import type { LoadFigures } from './load.ts';
+import { catChecks, type CatFigures } from './cats.ts';
+import type { StreamFigures } from './notification-streams.ts';
 import type { HttpFigures, UploadFigures } from './scenarios.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -63,6 +65,10 @@ export interface RunResult {
   rss: { afterStartMb: number; afterLoadMb: number; idleMb: number; idleAfterS: number };
   page200Consistent: boolean;
   web?: WebFigures;
+  /** Issue 25's notification streams; runs recorded before it have none. */
+  notificationStreams?: StreamFigures;
+  /** Issue 26's cat loads; runs recorded before it have none. */
+  cats?: CatFigures;
   checks: Check[];
 }
 
@@ -85,11 +91,72 @@ const ge = (value: number, min: number): Verdict => (value >= min ? 'PASS' : 'FA
 const p99 = (f: { p99Ms: number; requests: number }): number | null => (f.requests > 0 ? f.p99Ms : null);
 const ltOrFail = (value: number | null, max: number): Verdict => (value === null ? 'FAIL' : lt(value, max));
 
+/** The feed's p99 at 50 connections, per database: the speed other lists are held to (issue 25). */
+export const FEED_P99_BUDGET_MS: Record<DatabaseKind, number> = { postgres: 100, pglite: 250 };
+
 /**
  * Every figure with its budget. The PostgreSQL budgets are the issue's; on the embedded database the
  * issue asks for the same figures with three budgets of its own (zero errors, feed p99 < 250 ms, idle
  * RSS < 400 MB): the others are reported there as 'info'.
  */
+/**
+ * Issue 25's budgets for live notifications, on both databases: like to event p95 < 500 ms with
+ * 2,000 streams open per instance (A to B on PostgreSQL, one instance on PGlite), no event lost,
+ * < 100 MB of extra RSS per instance for the open streams, and the feed's own p99 budget while they
+ * are open.
+ */
+export function notificationStreamChecks(kind: DatabaseKind, s: StreamFigures): Check[] {
+  const across =
+    s.instances > 1 ? 'on A to its event on a stream on B' : 'to its event on a stream (one instance)';
+  const streams = `${s.streamsPerInstance.toLocaleString('en')} streams per instance`;
+  const feedBudget = kind === 'postgres' ? 100 : 250;
+  // The larger of the two readings: the first round's includes first-time costs.
+  const worstRss = Math.max(...s.rss.map((r) => Math.max(r.extraMb, r.coldExtraMb)));
+  const feed = p99(s.feedWhileOpen);
+  return [
+    {
+      id: 'streams.likeToEvent.p95',
+      label: `Like ${across}, p95 (${streams})`,
+      value: Number.isNaN(s.likeToEvent.p95Ms) ? null : s.likeToEvent.p95Ms,
+      unit: 'ms',
+      budget: '< 500 ms',
+      verdict: Number.isNaN(s.likeToEvent.p95Ms) ? 'FAIL' : lt(s.likeToEvent.p95Ms, 500),
+    },
+    {
+      id: 'streams.likeToEvent.missed',
+      label: `Likes whose event never arrived (of ${s.likeToEvent.samples + s.likeToEvent.missed})`,
+      value: s.likeToEvent.missed,
+      unit: '',
+      budget: '0',
+      verdict: s.likeToEvent.missed === 0 && s.likeToEvent.samples > 0 ? 'PASS' : 'FAIL',
+    },
+    {
+      id: 'streams.rss',
+      label: `Extra RSS of ${streams} (idle), the worse instance and round`,
+      value: worstRss,
+      unit: 'MB',
+      budget: '< 100 MB',
+      verdict: lt(worstRss, 100),
+    },
+    {
+      id: 'streams.feedP99',
+      label: `Feed page 1, p99 at ${s.feedWhileOpen.connections} connections with the streams open`,
+      value: feed,
+      unit: 'ms',
+      budget: `< ${feedBudget} ms`,
+      verdict: ltOrFail(feed, feedBudget),
+    },
+    {
+      id: 'streams.feedErrors',
+      label: 'Errors of that feed load',
+      value: s.feedWhileOpen.errors,
+      unit: '',
+      budget: '0',
+      verdict: s.feedWhileOpen.errors === 0 ? 'PASS' : 'FAIL',
+    },
+  ];
+}
+
 export function evaluate(kind: DatabaseKind, r: Omit<RunResult, 'checks'>): Check[] {
   const pg = kind === 'postgres';
   const onPg = (verdict: Verdict): Verdict => (pg ? verdict : 'info');
@@ -103,7 +170,7 @@ export function evaluate(kind: DatabaseKind, r: Omit<RunResult, 'checks'>): Chec
     budget: string,
     verdict: Verdict,
   ) => checks.push({ id, label, value, unit, budget, verdict });
-  const feedP99Budget = pg ? 100 : 250;
+  const feedP99Budget = FEED_P99_BUDGET_MS[kind];
   const feeds = [
     ['feed.page1', 'Feed page 1, p99 at 50 connections', http.feedPage1],
     ['feed.page200', 'Feed page 200 (page number), p99', http.feedPage200],
@@ -292,6 +359,8 @@ export function evaluate(kind: DatabaseKind, r: Omit<RunResult, 'checks'>): Chec
     const feedCls = web.lighthouse['/feed']?.cls;
     if (feedCls !== undefined) add('web.feedCls', 'CLS on /feed', feedCls, '', '< 0.02', lt(feedCls, 0.02));
   }
+  if (r.notificationStreams) checks.push(...notificationStreamChecks(kind, r.notificationStreams));
+  if (r.cats) checks.push(...catChecks(kind, r.cats));
   return checks;
 }
 
@@ -336,6 +405,15 @@ function details(r: RunResult): string {
         ]
       : []),
     row('GET /api/feed/1 during 8 concurrent uploads', r.uploads.concurrent.feedDuring),
+    // Issue 26; runs recorded before it have no such rows.
+    ...(r.cats
+      ? [
+          row('GET /api/feed/1 (beside the cat loads)', r.cats.feedReference),
+          row('GET /api/cats/suggestions?near=…', r.cats.suggestions),
+          row('GET /api/cats/suggestions?near=… (old town)', r.cats.suggestionsTown),
+          row('GET /api/cats?near=…', r.cats.nearest),
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -360,6 +438,20 @@ function webDetails(web: WebFigures): string {
   ].join('\n');
 }
 
+export function streamDetails(s: StreamFigures): string {
+  return (
+    `Notification streams: ${s.streamsPerInstance.toLocaleString('en')} on each of ${s.instances} instance(s), held by ` +
+    `${s.users.toLocaleString('en')} users, opened in ${s.openMs} ms; RSS per instance, first round ` +
+    s.rss.map((r) => `${r.coldBeforeMb} -> ${r.coldWithMb} MB`).join(' and ') +
+    ', second round ' +
+    s.rss.map((r) => `${r.beforeMb} -> ${r.withStreamsMb} MB`).join(' and ') +
+    `. Like to event over ${s.likeToEvent.samples} likes: p50 ${s.likeToEvent.p50Ms} ms, p95 ${s.likeToEvent.p95Ms} ms, ` +
+    `p99 ${s.likeToEvent.p99Ms} ms, max ${s.likeToEvent.maxMs} ms. Feed page 1 with them open: ${s.feedWhileOpen.rps} req/s, ` +
+    `p99 ${s.feedWhileOpen.p99Ms} ms; without them, just before and right after: ${s.feedBefore.rps} and ` +
+    `${s.feedAfter.rps} req/s, p99 ${s.feedBefore.p99Ms} and ${s.feedAfter.p99Ms} ms.`
+  );
+}
+
 export function renderRun(r: RunResult): string {
   const m = r.machine;
   const d = r.dataset;
@@ -373,7 +465,11 @@ export function renderRun(r: RunResult): string {
     '',
     `Dataset: ${d.users.toLocaleString('en')} users, ${d.posts.toLocaleString('en')} posts (${d.located.toLocaleString('en')} located, ` +
       `${d.shownOnMap.toLocaleString('en')} on the map), ${d.likes.toLocaleString('en')} likes, ${d.comments.toLocaleString('en')} comments, ` +
-      `${d.hiddenPosts.toLocaleString('en')} hidden posts, ${d.blocks.toLocaleString('en')} blocks; seeded in ${(d.seedMs / 1000).toFixed(1)} s. ` +
+      `${d.hiddenPosts.toLocaleString('en')} hidden posts, ${d.blocks.toLocaleString('en')} blocks` +
+      (d.cats
+        ? `, ${d.cats.toLocaleString('en')} cats with ${(d.sightings ?? 0).toLocaleString('en')} sightings`
+        : '') +
+      `; seeded in ${(d.seedMs / 1000).toFixed(1)} s. ` +
       `Server ready in ${(r.serverStartMs / 1000).toFixed(1)} s.`,
     '',
     table(r),
@@ -385,6 +481,7 @@ export function renderRun(r: RunResult): string {
       'requests answered: 2 cores / CPU per request is the most a load can serve on this machine.',
     '',
     ...(r.web ? [webDetails(r.web), ''] : []),
+    ...(r.notificationStreams ? [streamDetails(r.notificationStreams), ''] : []),
     `Explore default view: ${r.http.explore.markers} lone markers and ${r.http.explore.clusters} clusters. ` +
       `Uploads one at a time: ${r.uploads.singleMs.join(', ')} ms. ` +
       `Concurrent bursts (${r.uploads.concurrent.rounds} x ${r.uploads.concurrent.perRound}): wall ${r.uploads.concurrent.wallMs.join(', ')} ms. ` +

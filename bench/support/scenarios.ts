@@ -148,6 +148,56 @@ export async function settle(baseUrl: string): Promise<void> {
   }
 }
 
+/**
+ * The one-file benches' load (missing-near, cats-near, notifications): GETs of `path()` by one signed-in
+ * user at the plan's connections, each run after the server has settled, with its CPU when metered.
+ */
+export function getLoader(
+  baseUrl: string,
+  plan: Pick<LoadPlan, 'connections' | 'durationS' | 'warmupS'>,
+  headers: Record<string, string>,
+  cpu?: () => CpuReading,
+): (path: () => string) => Promise<LoadFigures> {
+  return async (path) => {
+    await settle(baseUrl);
+    return measure({
+      url: baseUrl,
+      connections: plan.connections,
+      durationS: plan.durationS,
+      warmupS: plan.warmupS,
+      requests: [request('GET', path, () => headers)],
+      cpu,
+    });
+  };
+}
+
+/** What the one-file benches print of a load by default. */
+export const loadSummary = (f: LoadFigures) => ({
+  rps: f.rps,
+  p50Ms: f.p50Ms,
+  p99Ms: f.p99Ms,
+  errors: f.errors,
+  cpuMsPerRequest: f.cpuPerRequest,
+});
+
+/** Each load's figures and its verdict: PASS with answers, no errors and a p99 under the budget. */
+export function p99Verdicts<F extends object = ReturnType<typeof loadSummary>>(
+  loads: Record<string, LoadFigures>,
+  budgetMs: number,
+  figures: (f: LoadFigures) => F = loadSummary as unknown as (f: LoadFigures) => F,
+): Record<string, F & { verdict: 'PASS' | 'FAIL' }> {
+  return Object.fromEntries(
+    Object.entries(loads).map(([name, f]) => [
+      name,
+      {
+        ...figures(f),
+        verdict:
+          f.requests > 0 && f.errors === 0 && f.p99Ms < budgetMs ? ('PASS' as const) : ('FAIL' as const),
+      },
+    ]),
+  );
+}
+
 /** Runs a load `repeats` times and keeps the run with the median p90 (all runs' p99 are kept too). */
 async function measureMedian(
   baseUrl: string,

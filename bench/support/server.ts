@@ -1,6 +1,7 @@
 /** The production build as a child process, as an operator runs it, plus memory readings of it. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './paths.ts';
@@ -123,4 +124,38 @@ export async function startBenchServer(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * A one-load bench (data-export.ts, notifications.ts): the production build on `runDir` and the
+ * seeded database, unseeded by the app, quiet, on jemalloc where the machine has it.
+ */
+export function startLoadServer(runDir: string, databaseUrl: string | undefined): Promise<BenchServer> {
+  return startBenchServer(
+    {
+      DATA_DIR: runDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      SEED: 'false',
+      LOG_LEVEL: 'warn',
+      ...(existsSync(JEMALLOC) ? { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF } : {}),
+    },
+    join(runDir, 'server.log'),
+  );
+}
+
+/** Logs a bench user in through the API: the authorization header of their session. */
+export async function benchLogin(
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<{ authorization: string }> {
+  const res = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login of ${email}: ${res.status} ${await res.text()}`);
+  const { accessToken } = (await res.json()) as { accessToken: string };
+  return { authorization: `Bearer ${accessToken}` };
 }

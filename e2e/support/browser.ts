@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ROOT } from './server.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -125,4 +125,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(dir, `${name}.png`);
   await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+/**
+ * Waits for the element's animations (a dialog's fade-in) to end, so that a screenshot shows it as a
+ * person sees it. An animation cancelled meanwhile (a transition cut short, as on a busy machine)
+ * rejects `finished` with an AbortError; it is over all the same.
+ */
+export async function animationsSettled(element: Locator): Promise<void> {
+  await element.evaluate((el) =>
+    Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
+  );
 }

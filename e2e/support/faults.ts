@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Socket } from 'node:net';
 import pg from 'pg';
 import sharp from 'sharp';
 import { newUser, signUp } from './api.ts';
@@ -114,25 +113,6 @@ export async function freshDatabase(
       await cleanup.end();
     },
   };
-}
-
-/** Whether something answers Redis's PING on host:port. */
-export function redisAnswers(port = 6379, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.setTimeout(500);
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.connect(port, host);
-  });
 }
 
 /** Limits high enough that dozens of users signing up and writing from one address never hit them. */

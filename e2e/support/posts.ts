@@ -51,11 +51,14 @@ export async function apiCreatePost(
     catName?: string;
     location?: { latitude: number; longitude: number } | null;
     showLocation?: boolean;
+    /** A cat to link the post to from the start, as 'Which cat is this?' does (issue 26). */
+    catId?: string;
   } = {},
 ): Promise<Post> {
   const form = new FormData();
   form.append('comment', opts.comment ?? '');
   if (opts.catName) form.append('catName', opts.catName);
+  if (opts.catId) form.append('catId', opts.catId);
   form.append('latitude', opts.location ? String(opts.location.latitude) : '');
   form.append('longitude', opts.location ? String(opts.location.longitude) : '');
   form.append('showLocation', String(opts.showLocation ?? true));

@@ -32,7 +32,17 @@ import { socialRoutes } from './modules/social/social.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { exploreRoutes } from './modules/explore/explore.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
+import { catsRoutes } from './modules/cats/cats.routes.ts';
+import { missingRoutes } from './modules/cats/missing/missing.routes.ts';
+import { catMergesRoutes } from './modules/cats/cat-merges.routes.ts';
+import { postCatSuggestionsRoutes } from './modules/cats/post-cat-suggestions.routes.ts';
 import { dataExportRoutes } from './modules/data-export/data-export.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { notificationEventsPlugin } from './modules/notifications/notification-events.ts';
+import { pushRoutes } from './modules/push/push.routes.ts';
+import { webPushPlugin } from './modules/push/web-push.ts';
+import { notificationStreamsPlugin } from './modules/notifications/notification-streams.ts';
+import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,6 +62,8 @@ export interface AppDependencies {
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
   logger?: FastifyServerOptions['logger'];
+  /** Between two heartbeats of a notification stream (tests); NOTIFICATION_HEARTBEAT_SECONDS otherwise. */
+  streamHeartbeatMs?: number;
 }
 
 /** A safe incoming request id is kept (a load balancer's), anything else is replaced. */
@@ -117,6 +129,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(writeRateLimitPlugin, { config });
   // Needs the database and storage only; it starts once the app is ready and stops before they close.
   await app.register(trashSweepPlugin);
+  // One database listener per instance for notifications (issue 25), which the stream and push share.
+  await app.register(notificationEventsPlugin);
+  // Web Push listens to those events: after them.
+  await app.register(webPushPlugin);
+  // The open notification streams of this instance, fed by that listener.
+  await app.register(notificationStreamsPlugin, { heartbeatMs: deps.streamHeartbeatMs });
 
   // 3. Feature modules, all under /api; media is served beside them.
   await app.register(
@@ -129,7 +147,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(profilesRoutes);
       await api.register(exploreRoutes);
       await api.register(groupsRoutes);
+      await api.register(catsRoutes);
+      await api.register(missingRoutes);
+      await api.register(postCatSuggestionsRoutes);
+      await api.register(catMergesRoutes);
       await api.register(dataExportRoutes);
+      await api.register(notificationsRoutes);
+      await api.register(pushRoutes);
+      await api.register(notificationStreamRoutes);
     },
     { prefix: '/api' },
   );

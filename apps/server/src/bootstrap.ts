@@ -11,6 +11,7 @@ import { setImageConcurrency } from './media/image-pipeline.ts';
 import { sweepOrphanMedia } from './media/orphan-sweep.ts';
 import { resolveJwtSecret } from './secrets.ts';
 import { seed, seedDemoUser } from './seed/seed.ts';
+import { keepSampleAlertUp } from './seed/sample-missing.ts';
 
 /** The built web app: apps/web/dist, found from this file whether it runs from src/ or dist/. */
 export function defaultWebDistDir(): string | null {
@@ -60,6 +61,12 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
       await storage.close?.();
       await database.close();
     });
+    database.onAnnounceFailed((err, dropped) => {
+      app.log.warn(
+        { err, dropped },
+        'could not announce notifications; trying again (open streams read them with their next event)',
+      );
+    });
     // Without its database thread every request would fail from now on: stop, with an exit code a
     // supervisor (systemd, a container runtime) restarts on.
     database.onLost((err) => {
@@ -76,8 +83,11 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
     });
     // SEED (config.ts): production seeds the demo account only unless the operator asks for the sample.
     const seedContext = { db: database.db, storage, log: app.log };
-    if (config.SEED === 'sample') await seed(seedContext);
-    else if (config.SEED === 'demo') await seedDemoUser(seedContext);
+    if (config.SEED === 'sample') {
+      await seed(seedContext);
+      // The sample missing cat stays up on a long-lived instance (issue 26; sample-content.ts).
+      keepSampleAlertUp(app, database.db);
+    } else if (config.SEED === 'demo') await seedDemoUser(seedContext);
     return app;
   } catch (err) {
     await database.close();

@@ -13,7 +13,9 @@ describe('config', () => {
   it('names the variable and what it expects on a bad value', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT="abc": expected a port number/);
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL="mysql:\/\/x": expected a postgres/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL="mysql:\/\/x": expected a postgres/,
+    );
     expect(() => loadConfig({ SEED: 'maybe' })).toThrow(/SEED="maybe": expected sample, demo or none/);
   });
 
@@ -43,5 +45,36 @@ describe('config', () => {
   it('refuses to start in production without a JWT secret', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET="": required in production/);
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET).toHaveLength(32);
+  });
+
+  it('takes a VAPID key pair only whole and matching, with a subject push services can reach', () => {
+    const publicKey =
+      'BIEY78IO3y0AAl567a8GYCivi7KLJBxwO6UfupYIuGXCjpDwPoxdTBeUENGx59n7mCM_1XvG7vXXvQSWhSqkqWQ';
+    const privateKey = 'YedmDWsKNEKC8ACFLBEwcTJFH5eH1A6NpqCJkydGHcc';
+    const config = loadConfig({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey });
+    expect(config.VAPID_PUBLIC_KEY).toBe(publicKey);
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: publicKey })).toThrow(
+      /VAPID_PRIVATE_KEY="": expected both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither/,
+    );
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'abc', VAPID_PRIVATE_KEY: privateKey })).toThrow(
+      /VAPID_PUBLIC_KEY="abc": expected a P-256 public key/,
+    );
+    const otherPrivate = 'Q7dTMU0W0QdBBWmMV3eUYNYhpeHW0ZVXyYA3fTDLfNk';
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: otherPrivate })).toThrow(
+      /expected the public key of VAPID_PRIVATE_KEY/,
+    );
+    expect(loadConfig({ VAPID_SUBJECT: 'mailto:cats@example.org' }).VAPID_SUBJECT).toBe(
+      'mailto:cats@example.org',
+    );
+    expect(() => loadConfig({ VAPID_SUBJECT: 'http://cats.example' })).toThrow(
+      /VAPID_SUBJECT="http:\/\/cats.example": expected a mailto: address or an https:\/\/ URL/,
+    );
+    expect(
+      loadConfig({ PUSH_ENDPOINT_HOSTS: 'push.example.org, 127.0.0.1:8080,*.push.example' })
+        .PUSH_ENDPOINT_HOSTS,
+    ).toBeDefined();
+    expect(() => loadConfig({ PUSH_ENDPOINT_HOSTS: 'http://push.example.org' })).toThrow(
+      /PUSH_ENDPOINT_HOSTS="http:\/\/push.example.org": expected host names/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
@@ -128,6 +129,46 @@ const envSchema = z
       .string()
       .default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
     WEB_DIST_DIR: optionalString,
+    // Web Push (issue 25). Unset: generated once, into DATA_DIR (embedded database) or into the database
+    // (PostgreSQL, so every instance signs with the same key): docs/decisions/009-web-push.md.
+    VAPID_PUBLIC_KEY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{87}$/, {
+          message: 'expected a P-256 public key, 65 bytes as URL-safe base64 (87 characters)',
+        })
+        .optional(),
+    ),
+    VAPID_PRIVATE_KEY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{43}$/, {
+          message: 'expected a P-256 private key, 32 bytes as URL-safe base64 (43 characters)',
+        })
+        .optional(),
+    ),
+    VAPID_SUBJECT: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/, {
+          message: 'expected a mailto: address or an https:// URL where push services can reach you',
+        })
+        .optional(),
+    ),
+    // Hosts whose push endpoints are accepted besides the browsers' own push services (push-endpoints.ts):
+    // comma-separated, `host`, `host:port` or `*.domain`. A listed host may be plain http.
+    PUSH_ENDPOINT_HOSTS: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^\s*(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?\s*(,\s*(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?\s*)*$/, {
+          message: 'expected host names separated by commas, such as push.example.org,127.0.0.1:8080',
+        })
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.S3_BUCKET && !env.S3_ENDPOINT && !env.S3_REGION) {
@@ -143,6 +184,16 @@ const envSchema = z
         path: ['S3_BUCKET'],
         message: 'expected a bucket name when S3_ENDPOINT is set',
       });
+    }
+    if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.VAPID_PUBLIC_KEY ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY'],
+        message: 'expected both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither (then they are generated)',
+      });
+    } else if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
+      const problem = vapidPairProblem(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['VAPID_PUBLIC_KEY'], message: problem });
     }
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
       ctx.addIssue({
@@ -160,6 +211,22 @@ const envSchema = z
     // safe) unless the operator asks for it; the contract itself stays at /api/openapi.json.
     API_DOCS: env.API_DOCS ?? env.NODE_ENV !== 'production',
   }));
+
+/**
+ * Why a VAPID key pair cannot be used, or null: browsers subscribe with the public key and the push
+ * service checks every signature against it, so a mismatched pair would fail every push, silently.
+ */
+function vapidPairProblem(publicKey: string, privateKey: string): string | null {
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    return ecdh.getPublicKey().toString('base64url') === publicKey
+      ? null
+      : 'expected the public key of VAPID_PRIVATE_KEY (npx web-push generate-vapid-keys makes a pair)';
+  } catch {
+    return 'VAPID_PRIVATE_KEY is not a P-256 private key';
+  }
+}
 
 export type Config = z.infer<typeof envSchema>;
 

@@ -23,12 +23,14 @@ export interface TestApp {
   config: Config;
   /** The key the app signs access tokens with, to mint tokens the app itself never would. */
   jwtSecret: string;
+  /** The PostgreSQL database's URL (to open another instance on it), or null on PGlite. */
+  databaseUrl: string | null;
   close(): Promise<void>;
 }
 
 async function openTestDatabase(
   dataDir: string,
-): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+): Promise<{ handle: DatabaseHandle; url: string | null; drop: () => Promise<void> }> {
   const template = inject('pgTemplate');
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (template && adminUrl) {
@@ -42,6 +44,7 @@ async function openTestDatabase(
     const handle = await openDatabase({ databaseUrl: url.toString(), dataDir, poolSize: 10 });
     return {
       handle,
+      url: url.toString(),
       drop: async () => {
         const cleanup = new pg.Client({ connectionString: adminUrl });
         await cleanup.connect();
@@ -51,7 +54,7 @@ async function openTestDatabase(
     };
   }
   const client = await openPglite({ loadDataDir: readFileSync(inject('pgliteDump')) });
-  return { handle: await openDatabase({ dataDir }, client), drop: async () => {} };
+  return { handle: await openDatabase({ dataDir }, client), url: null, drop: async () => {} };
 }
 
 /**
@@ -60,12 +63,12 @@ async function openTestDatabase(
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  opts: { webDistDir?: string } = {},
+  opts: { webDistDir?: string; streamHeartbeatMs?: number } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cats-app-'));
   const mediaDir = join(dataDir, 'media');
   const config = testConfig({ DATA_DIR: dataDir, ...env });
-  const { handle, drop } = await openTestDatabase(dataDir);
+  const { handle, url, drop } = await openTestDatabase(dataDir);
   const storage = new LocalStorage(mediaDir);
   await seedDemoUser({ db: handle.db, storage, log: undefined as never });
   const jwtSecret = randomBytes(32).toString('hex');
@@ -75,6 +78,7 @@ export async function buildTestApp(
     storage,
     jwtSecret,
     webDistDir: opts.webDistDir ?? null,
+    ...(opts.streamHeartbeatMs ? { streamHeartbeatMs: opts.streamHeartbeatMs } : {}),
   });
   await app.ready();
   return {
@@ -85,6 +89,7 @@ export async function buildTestApp(
     mediaDir,
     config,
     jwtSecret,
+    databaseUrl: url,
     close: async () => {
       await app.close();
       await handle.close();

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.ts';
-import { posts, users, type PostRow, type UserRow } from '../src/db/schema/index.ts';
+import {
+  catCaretakers,
+  cats,
+  posts,
+  users,
+  type CatRow,
+  type PostRow,
+  type UserRow,
+} from '../src/db/schema/index.ts';
 import { usernameSkeleton } from '../src/lib/confusables.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 
@@ -68,4 +76,24 @@ export async function createPost(
 /** Authorization header for a user, minted directly (tests of login itself go through the API). */
 export async function authHeader(app: FastifyInstance, userId: string): Promise<{ authorization: string }> {
   return { authorization: `Bearer ${await app.accessTokens.sign(userId)}` };
+}
+
+/**
+ * A cat row with its creator as first caretaker, without the API (tests of the routes use POST /api/cats).
+ * `caretakers`: more caretakers besides the creator.
+ */
+export async function createCat(
+  db: Database,
+  createdBy: string,
+  overrides: Partial<typeof cats.$inferInsert> & { caretakers?: string[] } = {},
+): Promise<CatRow> {
+  const { caretakers = [], ...columns } = overrides;
+  const [row] = await db
+    .insert(cats)
+    .values({ name: `Cat ${next().slice(-5)}`, createdBy, ...columns })
+    .returning();
+  await db
+    .insert(catCaretakers)
+    .values([createdBy, ...caretakers].map((userId) => ({ catId: row!.id, userId })));
+  return row!;
 }

@@ -1,10 +1,11 @@
 import { Socket } from 'node:net';
 
 /**
- * Whether Redis answers on 127.0.0.1:6379, as on the development and CI machines: suites that need it
- * skip themselves elsewhere instead of failing.
+ * Whether something answers Redis's PING on host:port (by default 127.0.0.1:6379, as on the
+ * development and CI machines): suites that need it skip themselves elsewhere instead of failing.
+ * The end-to-end tests ask the same (e2e/scale-out.e2e.ts).
  */
-export async function redisAnswers(): Promise<boolean> {
+export async function redisAnswers(port = 6379, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     socket.setTimeout(500);
@@ -18,6 +19,6 @@ export async function redisAnswers(): Promise<boolean> {
       socket.destroy();
       resolve(false);
     });
-    socket.connect(6379, '127.0.0.1');
+    socket.connect(port, host);
   });
 }

@@ -6,3 +6,6 @@ export * from './posts.ts';
 export * from './groups.ts';
 export * from './map.ts';
 export * from './data-export.ts';
+export * from './notifications.ts';
+export * from './cats.ts';
+export * from './missing.ts';

@@ -20,25 +20,29 @@ const queryNumber = (name: string, min: number, max: number) =>
   );
 
 /**
+ * The map's viewport as query parameters, each optional on its own: Leaflet's bounds in degrees (whose
+ * longitudes may run past +-180 when the world wraps) and its zoom. Explore's and the missing-cat pins'.
+ */
+export const viewportQueryShape = () => ({
+  west: queryNumber('west', -540, 540),
+  south: queryNumber('south', -90, 90),
+  east: queryNumber('east', -540, 540),
+  north: queryNumber('north', -90, 90),
+  zoom: queryNumber('zoom', 0, MAP_MAX_ZOOM),
+});
+
+/**
  * `GET /api/explore` query. Without parameters: every post on the viewer's map (the spec's call). With
  * a viewport (Leaflet's bounds, which may run past +-180 when the world wraps, and its zoom): clusters
  * and individual posts for that area only.
  */
-export const exploreQuerySchema = z
-  .object({
-    west: queryNumber('west', -540, 540),
-    south: queryNumber('south', -90, 90),
-    east: queryNumber('east', -540, 540),
-    north: queryNumber('north', -90, 90),
-    zoom: queryNumber('zoom', 0, MAP_MAX_ZOOM),
-  })
-  .superRefine((q, ctx) => {
-    const given = [q.west, q.south, q.east, q.north, q.zoom].filter((v) => v !== undefined).length;
-    if (given !== 0 && given !== 5)
-      ctx.addIssue({ code: 'custom', message: EXPLORE_MESSAGES.viewportTogether });
-    else if (q.south !== undefined && q.north !== undefined && q.south > q.north)
-      ctx.addIssue({ code: 'custom', path: ['south'], message: EXPLORE_MESSAGES.southAboveNorth });
-  });
+export const exploreQuerySchema = z.object(viewportQueryShape()).superRefine((q, ctx) => {
+  const given = [q.west, q.south, q.east, q.north, q.zoom].filter((v) => v !== undefined).length;
+  if (given !== 0 && given !== 5)
+    ctx.addIssue({ code: 'custom', message: EXPLORE_MESSAGES.viewportTogether });
+  else if (q.south !== undefined && q.north !== undefined && q.south > q.north)
+    ctx.addIssue({ code: 'custom', path: ['south'], message: EXPLORE_MESSAGES.southAboveNorth });
+});
 export type ExploreQuery = z.infer<typeof exploreQuerySchema>;
 
 /** Several posts close together at this zoom, drawn as one marker with a count. */

@@ -49,6 +49,17 @@ export const TRASH_MESSAGES = {
 export const EDIT_MESSAGES = {
   postNotFound: 'Post not found',
   notOwner: 'You can only edit your own pictures',
-  nothingToChange: 'Send a caption, a cat name or a description to change',
+  nothingToChange: 'Send a caption, a cat name, a description or a location to change',
+  /** Both coordinates, or both null to remove the location: never half a place. */
+  locationPair: 'Send latitude and longitude together, or both as null to remove the location',
   edited: 'Picture updated',
 } as const;
+
+/**
+ * Control characters other than tab and line breaks. Captions and comments keep their lines (the web shows
+ * them as text with white-space: pre-line); the rest (NUL, which PostgreSQL text cannot hold, terminal
+ * escapes, bells) has no place in them and is refused.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNWANTED_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const hasUnwantedControls = (text: string): boolean => UNWANTED_CONTROLS.test(text);

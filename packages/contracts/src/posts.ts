@@ -3,28 +3,27 @@ import { pageNumberSchema } from './common.ts';
 import { userSummarySchema } from './users.ts';
 import {
   ALT_TEXT_MAX,
+  hasUnwantedControls,
   CAPTION_MAX,
   CAT_NAME_MAX,
   COMMENT_MAX,
+  EDIT_MESSAGES,
   LATITUDE_LIMIT,
   LONGITUDE_LIMIT,
 } from './posts-constants.ts';
 
 export * from './posts-constants.ts';
 
-/**
- * Control characters other than tab and line breaks. Captions and comments keep their lines (the web shows
- * them as text with white-space: pre-line); the rest (NUL, which PostgreSQL text cannot hold, terminal
- * escapes, bells) has no place in them and is refused.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNWANTED_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-export const hasUnwantedControls = (text: string): boolean => UNWANTED_CONTROLS.test(text);
 /** Browsers send a textarea's line breaks as CRLF in multipart forms; one '\n' each, counted as one. */
 const normalizeLineBreaks = (text: string): string => text.replace(/\r\n?/g, '\n');
 
-export const latitudeSchema = z.number().finite().min(-LATITUDE_LIMIT).max(LATITUDE_LIMIT);
-export const longitudeSchema = z.number().finite().min(-LONGITUDE_LIMIT).max(LONGITUDE_LIMIT);
+/** Degrees as JSON numbers; a refusal names the axis and its range, as any {message} says what to fix. */
+const coordinateSchema = (name: 'Latitude' | 'Longitude', limit: number) => {
+  const range = `${name} must be a number between -${limit} and ${limit}`;
+  return z.number({ error: range }).finite(range).min(-limit, range).max(limit, range);
+};
+export const latitudeSchema = coordinateSchema('Latitude', LATITUDE_LIMIT);
+export const longitudeSchema = coordinateSchema('Longitude', LONGITUDE_LIMIT);
 
 export const postImageSchema = z.object({
   width: z.number().int(),
@@ -44,6 +43,8 @@ export const postSchema = z.object({
   image: postImageSchema,
   caption: z.string(),
   catName: z.string().nullable(),
+  /** The cat profile the author linked this picture to (issue 26); null when none. */
+  cat: z.object({ _id: z.string(), name: z.string() }).nullable(),
   /** The author's description of the photo, used as the image's alt; null when they wrote none. */
   altText: z.string().nullable(),
   /** Ids of users who liked the post; the count shown is its length. */
@@ -123,6 +124,8 @@ export const createPostFieldsSchema = z.object({
     .max(64 * 1024)
     .optional(),
   groupIds: z.string().max(4096).optional(),
+  /** The id of an existing cat this picture shows (issue 26); an unknown one is refused (404). */
+  catId: z.string().max(64).optional(),
 });
 export type CreatePostFields = z.infer<typeof createPostFieldsSchema>;
 
@@ -214,15 +217,29 @@ export type DeletePostResponse = z.infer<typeof deletePostResponseSchema>;
 export const restorePostResponseSchema = z.object({ message: z.string(), post: postSchema });
 export type RestorePostResponse = z.infer<typeof restorePostResponseSchema>;
 
+const presence = (value: number | null | undefined) =>
+  value === undefined ? 'absent' : value === null ? 'removed' : 'given';
+
 /**
  * PATCH /api/posts/{postId}: the owner changes any of these, with the rules of creation (line breaks
  * kept); an empty cat name or description clears it.
  */
-export const editPostRequestSchema = z.object({
-  caption: captionSchema('Caption').optional(),
-  catName: catNameSchema.optional(),
-  altText: altTextSchema.optional(),
-});
+export const editPostRequestSchema = z
+  .object({
+    caption: captionSchema('Caption').optional(),
+    catName: catNameSchema.optional(),
+    altText: altTextSchema.optional(),
+    /**
+     * Where the picture was taken (issue 26, 'Spot without GPS'): set or corrected with both
+     * coordinates, removed with both null. The location rule applies to the new place as to any.
+     */
+    latitude: latitudeSchema.nullable().optional(),
+    longitude: longitudeSchema.nullable().optional(),
+  })
+  // Both numbers (set or move), both null (remove) or both left out: half a place means nothing.
+  .refine((body) => presence(body.latitude) === presence(body.longitude), {
+    message: EDIT_MESSAGES.locationPair,
+  });
 export type EditPostRequest = z.infer<typeof editPostRequestSchema>;
 export const editPostResponseSchema = z.object({ message: z.string(), post: postSchema });
 export type EditPostResponse = z.infer<typeof editPostResponseSchema>;

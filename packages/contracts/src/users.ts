@@ -26,6 +26,11 @@ export const myProfileResponseSchema = profileResponseSchema.extend({
   exactPublicLocation: z.boolean(),
   /** Spot reminds the user to describe a photo they share without a description (issue 24). */
   altTextReminder: z.boolean(),
+  /**
+   * Where missing cats are shown and told around (issue 26): the centre of the ~500 m cell chosen in
+   * Settings, never a more precise point; null until chosen.
+   */
+  homeArea: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
   isDemo: z.boolean(),
 });
 export type MyProfileResponse = z.infer<typeof myProfileResponseSchema>;

@@ -31,7 +31,9 @@ describe('database: concurrency on one connection', () => {
         operations.push(t.db.select({ n: count() }).from(posts));
       } else if (kind === 1) {
         // Plain write.
-        operations.push(t.db.insert(comments).values({ postId: post.id, userId: author.id, body: `comment ${i}` }));
+        operations.push(
+          t.db.insert(comments).values({ postId: post.id, userId: author.id, body: `comment ${i}` }),
+        );
       } else if (kind === 2) {
         // Transaction: read then write inside it; another request's statements must not run in between.
         const liker = likers[(i - 2) / 4]!;
@@ -60,9 +62,15 @@ describe('database: concurrency on one connection', () => {
 
     const [likeCount] = await t.db.select({ n: count() }).from(likes).where(eq(likes.postId, post.id));
     expect(likeCount!.n).toBe(50);
-    const [commentCount] = await t.db.select({ n: count() }).from(comments).where(eq(comments.postId, post.id));
+    const [commentCount] = await t.db
+      .select({ n: count() })
+      .from(comments)
+      .where(eq(comments.postId, post.id));
     expect(commentCount!.n).toBe(50);
-    const [rolledBack] = await t.db.select({ n: count() }).from(comments).where(eq(comments.body, 'rolled back'));
+    const [rolledBack] = await t.db
+      .select({ n: count() })
+      .from(comments)
+      .where(eq(comments.body, 'rolled back'));
     expect(rolledBack!.n).toBe(0);
   });
 
@@ -86,6 +94,8 @@ describe('database: concurrency on one connection', () => {
     await expect(createPost(t.db, user.id, { latitude: 91, longitude: 0 })).rejects.toThrow();
     await expect(createPost(t.db, user.id, { latitude: 10, longitude: null })).rejects.toThrow();
     await expect(createUser(t.db, { username: user.username.toUpperCase() })).rejects.toThrow();
-    await expect(t.db.insert(comments).values({ postId: post.id, userId: user.id, body: '' })).rejects.toThrow();
+    await expect(
+      t.db.insert(comments).values({ postId: post.id, userId: user.id, body: '' }),
+    ).rejects.toThrow();
   });
 });

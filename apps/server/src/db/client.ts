@@ -10,6 +10,12 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import {
+  ANNOUNCE_AFTER_COMMIT_OPTION,
+  announcingClient,
+  Announcer,
+  NOTIFY_BATCH_SQL,
+} from './announce-after-commit.ts';
 import { upkeep, type UpkeepResult } from './embedded-upkeep.ts';
 import { listen, type Listener } from './listen.ts';
 import { openPglite, type PgliteClient, type PgliteTransaction } from './pglite-thread.ts';
@@ -38,13 +44,22 @@ export interface DatabaseHandle {
    */
   onLost(listener: (error: Error) => void): void;
   /**
-   * Hears what any connection NOTIFYs on `channel`, other instances' included (PostgreSQL: listen.ts).
-   * PGlite is one process's own database, so nothing is announced that this process does not know.
+   * Calls `listener` when notification announcements made after commit (announce-after-commit.ts)
+   * could not be sent and are tried again; `dropped` of them were given up. PGlite never calls it: its
+   * NOTIFYs go with their transaction.
+   */
+  onAnnounceFailed(listener: (error: Error, dropped: number) => void): void;
+  /**
+   * Hears what any connection NOTIFYs on `channel`, other instances' included (PostgreSQL: listen.ts;
+   * PGlite, one process's own database, hears its own NOTIFYs: pglite-worker.ts). `onResume` is called
+   * when listening starts again after a time in which NOTIFYs may have been missed (PostgreSQL's
+   * listening connection was lost or never made); PGlite never misses one.
    */
   listen(
     channel: string,
     onMessage: (payload: string) => void,
     onError?: (error: Error) => void,
+    onResume?: () => void,
   ): Promise<Listener>;
   close(): Promise<void>;
 }
@@ -104,11 +119,21 @@ export async function openDatabase(
 ): Promise<DatabaseHandle> {
   const { databaseUrl } = opts;
   if (databaseUrl) {
+    const announceFailed = new Set<(error: Error, dropped: number) => void>();
+    const announcer = new Announcer({
+      send: async (payloads) => {
+        await pool.query(NOTIFY_BATCH_SQL, [payloads]);
+      },
+      onError: (error, dropped) => announceFailed.forEach((listener) => listener(error, dropped)),
+    });
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 30_000,
+      // Notification announcements wait for their transaction's commit (migration 0015).
+      Client: announcingClient((payloads) => announcer.announce(payloads)),
+      options: ANNOUNCE_AFTER_COMMIT_OPTION,
     });
     // A lost connection is reported per query; an idle client's error must not crash the process.
     pool.on('error', () => {});
@@ -135,10 +160,13 @@ export async function openDatabase(
       collectGarbage: async () => {},
       upkeep: async () => ({ vacuumed: [], analyzed: [] }),
       onLost: () => {},
-      listen: (channel, onMessage, onError) => listen(databaseUrl, channel, onMessage, onError),
+      onAnnounceFailed: (listener) => announceFailed.add(listener),
+      listen: (channel, onMessage, onError, onResume) =>
+        listen(databaseUrl, channel, onMessage, onError, onResume),
       close: async () => {
         if (closed) return;
         closed = true;
+        await announcer.close();
         await pool.end();
       },
     };
@@ -161,7 +189,12 @@ export async function openDatabase(
     collectGarbage: () => client.collectGarbage(),
     upkeep: () => upkeep(client),
     onLost: (listener) => client.onLost(listener),
-    listen: async () => ({ close: async () => {} }),
+    onAnnounceFailed: () => {},
+    // The same NOTIFYs as on PostgreSQL, from this process's one database (pglite-worker.ts).
+    listen: async (channel, onMessage) => {
+      const stop = await client.listen(channel, onMessage);
+      return { close: async () => stop() };
+    },
     close: async () => {
       await client.close();
     },

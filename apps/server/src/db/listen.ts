@@ -13,21 +13,27 @@ export interface Listener {
  * LISTEN on a PostgreSQL connection of its own (a pool's connections come and go, and a transaction
  * pooler such as PgBouncer does not keep LISTEN: point it at the server directly). The connection is
  * made again after a loss, with growing waits; what is NOTIFYed while it is away is missed, so a
- * caller must not depend on hearing everything. Resolves after the first try, whether it worked.
+ * caller must not depend on hearing everything: `onResume` is called each time LISTEN holds again
+ * after a loss or a failed first try, for the caller to read what it may have missed. Resolves after
+ * the first try, whether it worked.
  */
 export async function listen(
   connectionString: string,
   channel: string,
   onMessage: (payload: string) => void,
   onError: (error: Error) => void = () => {},
+  onResume: () => void = () => {},
 ): Promise<Listener> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
   let current: pg.Client | null = null;
   let closed = false;
   let retryMs = LISTEN_RETRY_MS;
   let timer: NodeJS.Timeout | undefined;
+  // Something may have been NOTIFYed that this listener did not hear: set by every loss or failure.
+  let missed = false;
 
   const retry = () => {
+    missed = true;
     if (closed) return;
     timer = setTimeout(() => void connect(), retryMs);
     timer.unref();
@@ -57,6 +63,11 @@ export async function listen(
       onError(err as Error);
       lost(client);
       client.end().catch(() => {});
+      return;
+    }
+    if (missed && !closed && current === client) {
+      missed = false;
+      onResume();
     }
   }
 

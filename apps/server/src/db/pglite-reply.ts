@@ -32,6 +32,7 @@ const ROW_DESCRIPTION = 0x54; // 'T'
 const DATA_ROW = 0x44; // 'D'
 const COMMAND_COMPLETE = 0x43; // 'C'
 const ERROR_RESPONSE = 0x45; // 'E'
+const NOTIFICATION_RESPONSE = 0x41; // 'A'
 /** Commands whose tag ends in the number of rows they changed, as PGlite counts affectedRows. */
 const CHANGING_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
 
@@ -118,4 +119,34 @@ function databaseError(reply: Uint8Array): Error {
     if (!error && message instanceof Error) error = message;
   });
   return error ?? new Error('The database replied with an error it could not read');
+}
+
+export interface DatabaseNotification {
+  channel: string;
+  payload: string;
+}
+
+/**
+ * The NOTIFY messages in a reply: a statement that commits (outside a transaction) carries those of
+ * its transaction, which this session hears because it LISTENs. readReply skips them.
+ */
+export function readNotifications(reply: Uint8Array): DatabaseNotification[] {
+  const bytes = Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
+  const found: DatabaseNotification[] = [];
+  let offset = 0;
+  while (offset + 5 <= bytes.length) {
+    const end = offset + 1 + bytes.readUInt32BE(offset + 1);
+    if (bytes[offset] === NOTIFICATION_RESPONSE) {
+      // Int32 process id, then two NUL-terminated strings: the channel and the payload.
+      const channelStart = offset + 9;
+      const channelEnd = bytes.indexOf(0, channelStart);
+      const payloadEnd = bytes.indexOf(0, channelEnd + 1);
+      found.push({
+        channel: bytes.toString('utf8', channelStart, channelEnd),
+        payload: bytes.toString('utf8', channelEnd + 1, payloadEnd),
+      });
+    }
+    offset = end;
+  }
+  return found;
 }

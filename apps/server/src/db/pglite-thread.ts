@@ -35,6 +35,11 @@ export interface PgliteClient extends PgliteTransaction {
   collectGarbage(): Promise<void>;
   /** Calls `listener` if the database thread stops other than by close(): every statement fails after. */
   onLost(listener: (error: Error) => void): void;
+  /**
+   * Hears the NOTIFYs on `channel` once their transaction commits (the database LISTENs from the first
+   * call on). Returns a function that stops this listener.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => void>;
   close(): Promise<void>;
   readonly closed: boolean;
 }
@@ -82,6 +87,7 @@ export class PgliteThread implements PgliteClient {
   #stopped: Error | null = null;
   #closing: Promise<void> | null = null;
   #lostListeners: ((error: Error) => void)[] = [];
+  #channelListeners = new Map<string, Set<(payload: string) => void>>();
 
   constructor(worker: Worker) {
     this.#worker = worker;
@@ -90,6 +96,11 @@ export class PgliteThread implements PgliteClient {
         if ('ready' in reply) {
           resolve();
           this.#idle();
+          return;
+        }
+        if ('notification' in reply) {
+          const { channel, payload } = reply.notification;
+          for (const listener of this.#channelListeners.get(channel) ?? []) listener(payload);
           return;
         }
         const pending = this.#pending.get(reply.id);
@@ -116,6 +127,20 @@ export class PgliteThread implements PgliteClient {
 
   onLost(listener: (error: Error) => void): void {
     this.#lostListeners.push(listener);
+  }
+
+  async listen(channel: string, onMessage: (payload: string) => void): Promise<() => void> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a plain channel name: ${channel}`);
+    let listeners = this.#channelListeners.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.#channelListeners.set(channel, listeners);
+    }
+    listeners.add(onMessage);
+    await this.#request({ op: 'listen', channel });
+    return () => {
+      listeners.delete(onMessage);
+    };
   }
 
   get closed(): boolean {

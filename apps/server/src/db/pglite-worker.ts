@@ -17,7 +17,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../lib/garbage.ts';
-import { rawReply, readReply } from './pglite-reply.ts';
+import { rawReply, readNotifications, readReply } from './pglite-reply.ts';
 import { parse, PGlite, protocol, type Results, type Transaction } from '@electric-sql/pglite';
 
 export interface PgliteWorkerData {
@@ -40,6 +40,7 @@ export type PgliteRequest = { id: number } & (
   | { op: 'exec'; sql: string; tx?: number }
   | { op: 'begin' | 'commit' | 'rollback'; tx: number }
   | { op: 'dump' }
+  | { op: 'listen'; channel: string }
   | { op: 'gc' }
   | { op: 'close' }
 );
@@ -50,7 +51,9 @@ export type SerializedError = { name: string; message: string } & Record<string,
 export type PgliteReply =
   | { id: number; result: Results | Results[] | Uint8Array | null }
   | { id: number; error: SerializedError }
-  | { ready: true };
+  | { ready: true }
+  /** A NOTIFY on a channel the server's thread listens on (op 'listen'). */
+  | { notification: { channel: string; payload: string } };
 
 /**
  * Start-up settings that keep the embedded server small (measured by bench/pglite-memory.ts, recorded in
@@ -97,6 +100,17 @@ const pg = await PGlite.create({
 collectGarbage();
 
 const transactions = new Map<number, OpenTransaction>();
+
+/**
+ * Channels the server's thread listens on. PGlite is one session: it LISTENs itself and hears its own
+ * NOTIFYs when their transaction commits, through PGlite's parser for what runs by query() and exec()
+ * (transactions), and in the raw replies of prepared statements (runPrepared), read here.
+ */
+const listening = new Set<string>();
+const forward = (channel: string, payload: string) => {
+  if (listening.has(channel)) port.postMessage({ notification: { channel, payload } } satisfies PgliteReply);
+};
+pg.onNotification(forward);
 
 /** How many prepared statements to keep: the app's queries are a few dozen shapes. */
 const STATEMENT_CACHE_SIZE = 200;
@@ -187,6 +201,12 @@ async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8A
       const dump = await pg.dumpDataDir('none');
       return new Uint8Array(await dump.arrayBuffer());
     }
+    case 'listen':
+      if (!listening.has(request.channel)) {
+        listening.add(request.channel);
+        await pg.exec(`LISTEN ${request.channel}`);
+      }
+      return null;
     case 'gc':
       collectGarbage();
       return null;
@@ -225,6 +245,9 @@ async function runPrepared(
       serialize.sync(),
     ]),
   );
+  if (listening.size > 0) {
+    for (const { channel, payload } of readNotifications(reply)) forward(channel, payload);
+  }
   try {
     return readReply(reply, parsers, rowMode);
   } catch (error) {

@@ -27,6 +27,8 @@ export interface SessionKeys {
   refreshSuccessor: Buffer;
   /** Signs the device cookie of a browser that logged in (device-cookie.ts). */
   device: Buffer;
+  /** Signs the short-lived tickets that open a notification stream (notifications/stream-ticket.ts). */
+  streamTicket: Buffer;
 }
 
 /**
@@ -35,7 +37,11 @@ export interface SessionKeys {
  */
 export function deriveSessionKeys(secret: string): SessionKeys {
   const derive = (label: string) => Buffer.from(hkdfSync('sha256', secret, '', label, 32));
-  return { refreshSuccessor: derive('cats refresh successor v1'), device: derive('cats device cookie v1') };
+  return {
+    refreshSuccessor: derive('cats refresh successor v1'),
+    device: derive('cats device cookie v1'),
+    streamTicket: derive('cats notification stream ticket v1'),
+  };
 }
 
 declare module 'fastify' {
@@ -105,6 +111,8 @@ export interface LiveUsers {
    * request is looked up again.
    */
   forget(userId: string): void;
+  /** Calls `listener` with each account forgotten from now on (open notification streams close). */
+  onForget(listener: (userId: string) => void): void;
 }
 
 /**
@@ -126,6 +134,7 @@ export function createLiveUsers(
   // Bumped by forget(): a lookup that started before a deletion may answer true after it, and must not
   // put the deleted account back. Deletions are rare, so one counter for all users is enough.
   let generation = 0;
+  const forgetListeners: ((userId: string) => void)[] = [];
   return {
     exists: async (userId) => {
       if (seen.get(userId)) return true;
@@ -137,6 +146,10 @@ export function createLiveUsers(
     forget: (userId) => {
       generation += 1;
       seen.delete(userId);
+      for (const listener of forgetListeners) listener(userId);
+    },
+    onForget: (listener) => {
+      forgetListeners.push(listener);
     },
   };
 }

@@ -36,7 +36,13 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
         version: '1.0.0',
         description: 'Share photos of the cats in your street.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // EventSource sends no headers: the notification stream takes a short-lived ticket instead.
+          streamTicket: { type: 'apiKey', in: 'query', name: 'ticket' },
+        },
+      },
     },
     transform: documentUploads,
   });

@@ -15,6 +15,7 @@ const post: contracts.Post = {
   },
   caption: 'Sleeps on the "warm" wall \u2028 every day',
   catName: null,
+  cat: null,
   altText: null,
   greatCat: ['4c1f5d02-3b1e-4c59-8d3a-1d0e3c1e0a02'],
   latitude: 36.72,

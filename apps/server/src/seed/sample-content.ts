@@ -2,6 +2,8 @@
  * The sample neighbourhood seeded on first start: fixed ids, so a restart inserts nothing twice.
  * Every sample user logs in with SAMPLE_PASSWORD (documented in the README).
  */
+import type { CatLiving, CoatColour, YesNoUnknown } from '@cats/contracts';
+
 export const SAMPLE_PASSWORD = 'Neighbour1Cats';
 
 export interface SampleUser {
@@ -15,6 +17,7 @@ export interface SampleUser {
 
 const userId = (n: number) => `5eed0000-0000-4000-8000-0000000000${(0xa0 + n).toString(16)}`;
 export const samplePostId = (n: number) => `5eed0000-0000-4000-8000-00000000${(0xb000 + n).toString(16)}`;
+export const sampleCatId = (n: number) => `5eed0000-0000-4000-8000-00000000${(0xd000 + n).toString(16)}`;
 export const sampleCommentId = (n: number) => `5eed0000-0000-4000-8000-00000000${(0xc000 + n).toString(16)}`;
 
 export const SAMPLE_USERS: readonly SampleUser[] = [
@@ -214,3 +217,156 @@ export const SAMPLE_GROUP = {
 export const SAMPLE_GROUP_POSTS: readonly SamplePost[] = SAMPLE_POSTS.filter(
   (p) => p.author === SAMPLE_GROUP.owner || (SAMPLE_GROUP.members as readonly number[]).includes(p.author),
 );
+
+/** A cat of the sample neighbourhood (issue 26): its sightings are the sample posts with its name. */
+export interface SampleCat {
+  id: string;
+  name: string;
+  /** The sample user who made the profile and cares for the cat (the author of its sightings). */
+  caretaker: number;
+  description: string;
+  coatColours: CoatColour[];
+  earTipped: YesNoUnknown;
+  neutered: YesNoUnknown;
+  living: CatLiving;
+  /** Sample users who follow the cat, besides its caretaker. */
+  followers: number[];
+}
+
+/**
+ * Every cat seen more than once in the sample posts gets a profile, so that a visitor finds cats with
+ * a timeline and a map at once. The rest stay names on single photos, as most sightings start.
+ */
+export const SAMPLE_CATS: readonly SampleCat[] = (
+  [
+    [
+      'Luna',
+      'A grey tabby who rules the flower pots of calle Larios. Loves chin scratches, hates pigeons.',
+      ['grey', 'tabby'],
+      'no',
+      'yes',
+      'household',
+      [2, 3],
+    ],
+    [
+      'Tom',
+      'Black and white, follows people to work. Fed by the bakery every morning.',
+      ['black', 'white', 'bicolour'],
+      'yes',
+      'yes',
+      'community',
+      [1, 5],
+    ],
+    [
+      'Sombra',
+      'Jet black, only out after sunset. Keeps her distance.',
+      ['black'],
+      'yes',
+      'yes',
+      'community',
+      [6],
+    ],
+    [
+      'Canela',
+      'Ginger and cream, poses for every camera.',
+      ['ginger', 'cream'],
+      'unknown',
+      'unknown',
+      'community',
+      [1],
+    ],
+    [
+      'Pimienta',
+      'Small and spotted, sleeps in the shade of the market stalls.',
+      ['tortoiseshell'],
+      'yes',
+      'yes',
+      'community',
+      [],
+    ],
+    [
+      'Mishi',
+      'Sits in the same window every morning and asks for breakfast.',
+      ['white', 'grey'],
+      'no',
+      'yes',
+      'household',
+      [4],
+    ],
+    [
+      'Bigotes',
+      'Long white whiskers; the mayor of the plaza.',
+      ['brown', 'tabby'],
+      'yes',
+      'yes',
+      'community',
+      [2],
+    ],
+    [
+      'Chispa',
+      'Fast, young and curious. Wears a red collar now.',
+      ['calico'],
+      'no',
+      'unknown',
+      'household',
+      [],
+    ],
+    [
+      'Coco',
+      'Lives on the rooftops; comes down for the swallows.',
+      ['cream', 'pointed'],
+      'unknown',
+      'unknown',
+      'unknown',
+      [6],
+    ],
+    ['Miel', 'Honey-coloured sunbather, very friendly.', ['ginger'], 'yes', 'yes', 'community', [3]],
+    ['Pelusa', 'Fluffy and loud. Claims every new doormat.', ['white'], 'unknown', 'no', 'household', []],
+  ] as const
+).map(([name, description, coatColours, earTipped, neutered, living, followers], i) => ({
+  id: sampleCatId(i + 1),
+  name,
+  caretaker: SAMPLE_POSTS.find((p) => p.catName === name)!.author,
+  description,
+  coatColours: [...coatColours],
+  earTipped,
+  neutered,
+  living,
+  followers: [...followers],
+}));
+
+/** The sample posts that are sightings of the cat: the posts of its caretaker with its name. */
+export const sampleSightings = (cat: SampleCat): SamplePost[] =>
+  SAMPLE_POSTS.filter((p) => p.catName === cat.name && p.author === cat.caretaker);
+
+/**
+ * A missing cat in the sample neighbourhood (issue 26), so that visitors meet an alert at once: Luna,
+ * last seen near calle Larios two hours before the first start. The demo account and two neighbours
+ * have home areas in Málaga, so the demo sees the feed's banner and Explore's pin and was told; a
+ * neighbour has answered 'I saw this cat'. The alert stays up on a long-lived instance: the seed renews
+ * it at every start and once a day while it is open (sample-missing.ts), as a caretaker would; once a
+ * sample caretaker marks it found, it stays found.
+ */
+export const SAMPLE_MISSING = {
+  id: '5eed0000-0000-4000-8000-00000000e001',
+  catName: 'Luna',
+  hoursAgo: 2,
+  lastSeen: { latitude: 36.720512, longitude: -4.419876 },
+  note: 'Grey tabby with a red collar and a bell. Very shy with strangers: please do not try to pick her up.',
+  contact: 'keep_distance' as const,
+  /** Home areas (the app keeps their ~500 m cells): sample users by number, and the demo account. */
+  homeAreas: {
+    demo: { latitude: 36.7265, longitude: -4.4251 },
+    users: [
+      [2, { latitude: 36.7172, longitude: -4.4301 }],
+      [3, { latitude: 36.7248, longitude: -4.4122 }],
+    ] as const,
+  },
+  report: {
+    id: '5eed0000-0000-4000-8000-00000000e101',
+    author: 5,
+    minutesAgo: 40,
+    place: { latitude: 36.72281, longitude: -4.41602 },
+    note: 'I think I saw her under the benches of the Plaza de la Merced, heading towards the Alcazaba.',
+  },
+} as const;

@@ -1,4 +1,4 @@
-import { count, isNull } from 'drizzle-orm';
+import { count, eq, isNull } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,21 +8,32 @@ import {
   MAP_DEFAULT_CENTER,
   type GroupDetail,
   type GroupMapResponse,
+  type CatResponse,
+  type CatsResponse,
+  type CatSightingsResponse,
   type GroupsResponse,
+  type MissingNearResponse,
+  type MissingReportsResponse,
+  type NotificationsResponse,
   type PagedPostsResponse,
 } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../test/build-app.ts';
 import { authHeader } from '../../test/factories.ts';
-import { comments, likes, posts, users } from '../db/schema/index.ts';
+import { cats, comments, likes, missingAlerts, posts, users } from '../db/schema/index.ts';
+import { approximateLocation } from '../modules/location/location-grid.ts';
+import { renewSampleAlert } from './sample-missing.ts';
 import { variantKey } from '../media/urls.ts';
 import { seed } from './seed.ts';
 import {
+  SAMPLE_CATS,
   SAMPLE_GROUP,
   SAMPLE_GROUP_POSTS,
+  SAMPLE_MISSING,
   SAMPLE_PASSWORD,
   SAMPLE_POSTS,
   SAMPLE_USERS,
   samplePostCoordinates,
+  sampleSightings,
 } from './sample-content.ts';
 
 let t: TestApp;
@@ -44,7 +55,8 @@ async function counts() {
   const [p] = await t.db.select({ n: count() }).from(posts);
   const [c] = await t.db.select({ n: count() }).from(comments);
   const [l] = await t.db.select({ n: count() }).from(likes);
-  return { users: u!.n, posts: p!.n, comments: c!.n, likes: l!.n };
+  const [k] = await t.db.select({ n: count() }).from(cats);
+  return { users: u!.n, posts: p!.n, comments: c!.n, likes: l!.n, cats: k!.n };
 }
 
 describe('sample content seed', () => {
@@ -114,6 +126,88 @@ describe('sample content seed', () => {
     const exactOwner = SAMPLE_USERS.find((u) => u.exactPublicLocation)!.id;
     for (const p of located)
       expect(p.locationPrecision).toBe(p.user._id === exactOwner ? 'exact' : 'approximate');
+  });
+
+  it('gives every cat seen more than once a profile with its sightings, cover and caretaker', async () => {
+    const headers = await authHeader(t.app, DEMO_USER_ID);
+    expect(SAMPLE_CATS.length).toBeGreaterThanOrEqual(10);
+    const list = await t.app.inject({ url: '/api/cats', headers });
+    expect(list.statusCode, list.body).toBe(200);
+    const listed = (list.json() as CatsResponse).cats.map((c) => c.name);
+    expect(listed.toSorted()).toEqual(SAMPLE_CATS.map((c) => c.name).toSorted());
+    for (const sample of SAMPLE_CATS) {
+      const sightings = sampleSightings(sample);
+      expect(sightings.length, sample.name).toBeGreaterThanOrEqual(2);
+      const res = await t.app.inject({ url: `/api/cats/${sample.id}`, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const { cat } = res.json() as CatResponse;
+      expect(cat).toMatchObject({
+        name: sample.name,
+        living: sample.living,
+        sightingCount: sightings.length,
+      });
+      expect(cat.caretakers.map((u) => u._id)).toEqual([SAMPLE_USERS[sample.caretaker - 1]!.id]);
+      // The newest sighting is the cover, and the demo account is told no home point.
+      const newest = sightings.reduce((a, b) => (a.hoursAgo <= b.hoursAgo ? a : b));
+      expect(cat.cover?.postId).toBe(newest.id);
+      expect(cat).not.toHaveProperty('home');
+      expect(cat.viewer).toMatchObject({ canEdit: false, canFollow: false });
+      const timeline = await t.app.inject({ url: `/api/cats/${sample.id}/sightings`, headers });
+      const posts = (timeline.json() as CatSightingsResponse).posts;
+      expect(posts.map((p) => p._id).toSorted()).toEqual(sightings.map((p) => p.id).toSorted());
+      expect(posts.every((p) => p.cat?._id === sample.id)).toBe(true);
+    }
+  });
+
+  it('shows visitors a missing cat at once: the banner list, the alert at its cell, and a notification', async () => {
+    const demo = await authHeader(t.app, DEMO_USER_ID);
+    const luna = SAMPLE_CATS.find((c) => c.name === SAMPLE_MISSING.catName)!;
+    const near = (
+      await t.app.inject({ url: '/api/cats/missing', headers: demo })
+    ).json() as MissingNearResponse;
+    expect(near.area).toBe('home');
+    expect(near.alerts.map((a) => a.cat._id)).toEqual([luna.id]);
+    const [alert] = near.alerts;
+    const cell = approximateLocation(SAMPLE_MISSING.lastSeen.latitude, SAMPLE_MISSING.lastSeen.longitude);
+    expect(alert).toMatchObject({
+      place: { ...cell, locationPrecision: 'approximate' },
+      contact: SAMPLE_MISSING.contact,
+      raisedBy: { username: ANONYMISED_USERNAME },
+      viewer: { isCaretaker: false, canReport: false },
+    });
+    expect(alert!.cat.cover).not.toBeNull();
+    expect(Date.parse(alert!.expiresAt) - Date.now()).toBeGreaterThan(29 * 24 * 60 * 60 * 1000);
+    const told = (
+      await t.app.inject({ url: '/api/notifications', headers: demo })
+    ).json() as NotificationsResponse;
+    expect(told.notifications.filter((n) => n.type === 'cat_missing_nearby').map((n) => n.cat?._id)).toEqual([
+      luna.id,
+    ]);
+    // Her caretaker sees the exact place and the neighbour's report.
+    const carer = await authHeader(t.app, SAMPLE_USERS[luna.caretaker - 1]!.id);
+    const reports = (
+      await t.app.inject({ url: `/api/cats/${luna.id}/missing/reports`, headers: carer })
+    ).json() as MissingReportsResponse;
+    expect(reports.reports.map((r) => [r.kind, r.place])).toEqual([
+      ['sighting', { ...SAMPLE_MISSING.report.place, locationPrecision: 'exact' }],
+    ]);
+  });
+
+  it('renews the sample alert while it is open, never one that was found', async () => {
+    await t.db
+      .update(missingAlerts)
+      .set({ expiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(missingAlerts.id, SAMPLE_MISSING.id));
+    expect(await renewSampleAlert(t.db)).toBe(true);
+    const [row] = await t.db.select().from(missingAlerts).where(eq(missingAlerts.id, SAMPLE_MISSING.id));
+    expect(row!.expiresAt.getTime() - Date.now()).toBeGreaterThan(29 * 24 * 60 * 60 * 1000);
+    // Renewed just now: nothing to do.
+    expect(await renewSampleAlert(t.db)).toBe(false);
+    await t.db
+      .update(missingAlerts)
+      .set({ endedAt: new Date(), endReason: 'found', expiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(missingAlerts.id, SAMPLE_MISSING.id));
+    expect(await renewSampleAlert(t.db)).toBe(false);
   });
 
   it('shows the demo user a sample group with stranger precision and no join code', async () => {

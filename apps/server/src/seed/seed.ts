@@ -1,26 +1,33 @@
 import {
   AVATAR_WIDTHS,
   DEMO_EMAIL,
+  MISSING_ALERT_DAYS,
   DEMO_PASSWORD,
   DEMO_USER_ID,
   DEMO_USERNAME,
   IMAGE_WIDTHS,
 } from '@cats/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { Database } from '../db/client.ts';
 import {
+  catCaretakers,
+  catFollows,
+  cats,
   comments,
   groupMembers,
   groups,
   joinRequests,
   likes,
+  missingAlerts,
+  missingReports,
   postGroups,
   posts,
   users,
 } from '../db/schema/index.ts';
+import { approximateLocation } from '../modules/location/location-grid.ts';
 import { generateCode } from '../modules/groups/groups.service.ts';
 import { readGps, storeImageVariants } from '../media/image-pipeline.ts';
 import type { MediaStorage } from '../media/storage.ts';
@@ -28,14 +35,17 @@ import { usernameSkeleton } from '../lib/confusables.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { catArtFor, catFaceSvg, catSvg, phoneExif } from './cat-art.ts';
 import {
+  SAMPLE_CATS,
   SAMPLE_COMMENTS,
   SAMPLE_GROUP,
   SAMPLE_GROUP_POSTS,
+  SAMPLE_MISSING,
   SAMPLE_PASSWORD,
   SAMPLE_POSTS,
   SAMPLE_USERS,
   sampleLikers,
   samplePostCoordinates,
+  sampleSightings,
 } from './sample-content.ts';
 
 export interface SeedContext {
@@ -120,11 +130,39 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
           passwordHash,
           profilePicKey,
           exactPublicLocation: u.exactPublicLocation,
+          ...homeAreaColumns(homeAreaOf(u.id)),
           createdAt: new Date(now - 30 * 24 * HOUR),
         };
       }),
     ),
   );
+
+  // The cats and who cares for and follows them; each post that is a sighting links to its cat, and
+  // the newest sighting is the cover.
+  const catOfPost = new Map(SAMPLE_CATS.flatMap((cat) => sampleSightings(cat).map((p) => [p.id, cat.id])));
+  const catRows = SAMPLE_CATS.map((cat) => ({
+    id: cat.id,
+    name: cat.name,
+    description: cat.description,
+    coatColours: cat.coatColours,
+    earTipped: cat.earTipped,
+    neutered: cat.neutered,
+    living: cat.living,
+    createdBy: SAMPLE_USERS[cat.caretaker - 1]!.id,
+    createdAt: new Date(now - 20 * 24 * HOUR),
+    updatedAt: new Date(now - 20 * 24 * HOUR),
+  }));
+  const caretakerRows = SAMPLE_CATS.map((cat) => ({
+    catId: cat.id,
+    userId: SAMPLE_USERS[cat.caretaker - 1]!.id,
+  }));
+  const followRows = SAMPLE_CATS.flatMap((cat) =>
+    cat.followers.map((n) => ({ catId: cat.id, userId: SAMPLE_USERS[n - 1]!.id })),
+  );
+  const covers = SAMPLE_CATS.map((cat) => ({
+    catId: cat.id,
+    postId: sampleSightings(cat).reduce((a, b) => (a.hoursAgo <= b.hoursAgo ? a : b)).id,
+  }));
 
   const postRows = await Promise.all(
     SAMPLE_POSTS.map((post, index) =>
@@ -138,6 +176,7 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
           userId: SAMPLE_USERS[post.author - 1]!.id,
           caption: post.caption,
           catName: post.catName,
+          catId: catOfPost.get(post.id) ?? null,
           latitude: gps?.latitude ?? null,
           longitude: gps?.longitude ?? null,
           showLocation: gps !== null && post.showLocation,
@@ -193,16 +232,58 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
     sharedAt: new Date(now - p.hoursAgo * HOUR),
   }));
 
+  // Missing Luna (issue 26): raised two hours before the first start, with a neighbour's report.
+  const missingCat = SAMPLE_CATS.find((c) => c.name === SAMPLE_MISSING.catName)!;
+  const lastSeenAt = new Date(now - SAMPLE_MISSING.hoursAgo * HOUR);
+  const lastSeenCell = approximateLocation(
+    SAMPLE_MISSING.lastSeen.latitude,
+    SAMPLE_MISSING.lastSeen.longitude,
+  );
+  const alertRow = {
+    id: SAMPLE_MISSING.id,
+    catId: missingCat.id,
+    raisedBy: sampleUserId(missingCat.caretaker),
+    lastSeenAt,
+    ...SAMPLE_MISSING.lastSeen,
+    areaLatitude: lastSeenCell.latitude,
+    areaLongitude: lastSeenCell.longitude,
+    note: SAMPLE_MISSING.note,
+    contact: SAMPLE_MISSING.contact,
+    createdAt: new Date(lastSeenAt.getTime() + 15 * 60_000),
+    expiresAt: new Date(now + MISSING_ALERT_DAYS * 24 * HOUR),
+  };
+  const reportRow = {
+    id: SAMPLE_MISSING.report.id,
+    alertId: SAMPLE_MISSING.id,
+    reporterId: sampleUserId(SAMPLE_MISSING.report.author),
+    seenAt: new Date(now - SAMPLE_MISSING.report.minutesAgo * 60_000),
+    ...SAMPLE_MISSING.report.place,
+    note: SAMPLE_MISSING.report.note,
+    createdAt: new Date(now - (SAMPLE_MISSING.report.minutesAgo - 5) * 60_000),
+  };
+
   try {
     await db.transaction(async (tx) => {
       await tx.insert(users).values(userRows);
+      await tx.insert(cats).values(catRows);
+      await tx.insert(catCaretakers).values(caretakerRows);
+      await tx.insert(catFollows).values(followRows);
       await tx.insert(posts).values(postRows);
+      for (const { catId, postId } of covers)
+        await tx.update(cats).set({ coverPostId: postId }).where(eq(cats.id, catId));
       await tx.insert(comments).values(commentRows);
       await tx.insert(likes).values(likeRows);
       await tx.insert(groups).values(groupRow);
       await tx.insert(groupMembers).values(memberRows);
       await tx.insert(joinRequests).values(requestRows);
       await tx.insert(postGroups).values(sharedRows);
+      // Home areas before the alert: its trigger tells the neighbours (the demo account among them).
+      await tx
+        .update(users)
+        .set(homeAreaColumns(SAMPLE_MISSING.homeAreas.demo))
+        .where(eq(users.id, DEMO_USER_ID));
+      await tx.insert(missingAlerts).values(alertRow);
+      await tx.insert(missingReports).values(reportRow);
     });
   } catch (err) {
     // E.g. someone registered a sample username before the first seed: the app still starts, without
@@ -214,13 +295,27 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
     {
       users: userRows.length,
       posts: postRows.length,
+      cats: catRows.length,
       comments: commentRows.length,
       likes: likeRows.length,
       groupPosts: sharedRows.length,
+      missingCats: 1,
       ms: Date.now() - started,
     },
     'seeded sample content',
   );
+}
+
+/** A sample user's home area (issue 26), or null. */
+function homeAreaOf(userId: string): { latitude: number; longitude: number } | null {
+  const entry = SAMPLE_MISSING.homeAreas.users.find(([n]) => SAMPLE_USERS[n - 1]!.id === userId);
+  return entry ? entry[1] : null;
+}
+
+/** As Settings stores a home area: the centre of its ~500 m cell. */
+function homeAreaColumns(point: { latitude: number; longitude: number } | null) {
+  const cell = point ? approximateLocation(point.latitude, point.longitude) : null;
+  return { homeAreaLatitude: cell?.latitude ?? null, homeAreaLongitude: cell?.longitude ?? null };
 }
 
 /** First-start content. Idempotent: a restart never duplicates anything. */

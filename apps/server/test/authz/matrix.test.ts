@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,8 @@ import type { Database } from '../../src/db/client.ts';
 import { buildTestApp, uniqueSuffix, type TestApp } from '../build-app.ts';
 import { authHeader, createUser, type CreatedUser } from '../factories.ts';
 import { multipartBody } from '../fixtures/images.ts';
+import { injectStream, parseSse } from '../sse-client.ts';
+import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.ts';
 import { exportsSettled } from '../hostile/support/exports.ts';
 import { apiRoutes } from '../hostile/support/routes.ts';
 import { appTables, changedTables, fullSnapshot, mediaFiles } from '../hostile/support/snapshot.ts';
@@ -75,6 +77,11 @@ interface Row {
   refusalMayWrite?: string[];
   /** The demo user's 403 here comes from ownership, not from the demo rule (its message differs). */
   demoRefusedAsStranger?: boolean;
+  /**
+   * The caller's credential is a stream ticket in the query, taken with their token (an expired one
+   * for 'expired', none for 'anonymous'); the answer is a stream, read until its first events.
+   */
+  streamTicket?: boolean;
 }
 
 /** The usual shape: anonymous 401, expired 403 (refresh and retry), others as given. */
@@ -358,9 +365,17 @@ const ROWS: Row[] = [
   },
   {
     route: 'PATCH /api/posts/:postId',
-    // Others who see the post learn it is not theirs; the demo user is refused as the demo user.
+    // Others who see the post learn it is not theirs; the demo user is refused as the demo user. The
+    // edit moves the post too (issue 26): a refused one leaves its place, and the map, alone.
     expect: guarded(403, 403, 200),
-    scene: withPost((p) => json('PATCH', `/api/posts/${p._id}`, { caption: 'Edited', altText: 'A cat' })),
+    scene: withPost((p) =>
+      json('PATCH', `/api/posts/${p._id}`, {
+        caption: 'Edited',
+        altText: 'A cat',
+        latitude: 51.4987654,
+        longitude: -0.1412345,
+      }),
+    ),
   },
   {
     route: 'GET /api/posts/trash',
@@ -589,7 +604,375 @@ const ROWS: Row[] = [
       return { owner, ownerIds: [owner.user.id], request: () => json('GET', '/api/profile/export/download') };
     },
   },
+  {
+    route: 'GET /api/notifications',
+    expect: guarded(200, 200, 200),
+    scene: withNotification(() => json('GET', '/api/notifications')),
+  },
+  {
+    route: 'GET /api/notifications/unread-count',
+    expect: guarded(200, 200, 200),
+    scene: withNotification(() => json('GET', '/api/notifications/unread-count')),
+  },
+  {
+    // Each caller marks their own entries: another user's call leaves the owner's unread.
+    route: 'POST /api/notifications/read',
+    expect: guarded(200, 403, 200),
+    scene: withNotification(() => json('POST', '/api/notifications/read', {})),
+  },
+  {
+    route: 'POST /api/notifications/stream-ticket',
+    // Each caller gets a ticket for their own stream; taking one writes nothing.
+    expect: guarded({ status: 200, writes: 'none' }, { status: 200, writes: 'none' }, 200),
+    scene: simple(() => json('POST', '/api/notifications/stream-ticket')),
+  },
+  {
+    // Each ticket opens its own user's stream: the owner's replays their unread like, another user's
+    // and the demo's their own (nothing of the owner's). No ticket, or an expired one: 401.
+    route: 'GET /api/notifications/stream',
+    expect: {
+      anonymous: 401,
+      expired: 401,
+      other: { status: 200, writes: 'none' },
+      demo: { status: 200, writes: 'none' },
+      owner: 200,
+    },
+    streamTicket: true,
+    scene: withNotification(() => json('GET', '/api/notifications/stream?lastEventId=0')),
+  },
+  {
+    route: 'GET /api/notifications/preferences',
+    expect: guarded(200, 200, 200),
+    scene: simple(() => json('GET', '/api/notifications/preferences')),
+  },
+  {
+    route: 'PUT /api/notifications/preferences',
+    expect: guarded(200, 403, 200),
+    scene: simple(() =>
+      json('PUT', '/api/notifications/preferences', { preferences: { like: { inApp: false, push: true } } }),
+    ),
+  },
+  {
+    route: 'GET /api/notifications/push/key',
+    expect: guarded(200, 200, 200),
+    scene: simple(() => json('GET', '/api/notifications/push/key')),
+  },
+  {
+    // Each caller subscribes a browser of their own; the demo may not.
+    route: 'POST /api/notifications/push/subscriptions',
+    expect: guarded(204, 403, 204),
+    scene: simple(() => json('POST', '/api/notifications/push/subscriptions', pushSubscription())),
+  },
+  {
+    // Another user's call with the owner's endpoint forgets nothing of the owner's.
+    route: 'DELETE /api/notifications/push/subscriptions',
+    expect: guarded(204, 403, 204),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const subscription = pushSubscription();
+      const saved = await call(
+        ctx.t.app,
+        owner.headers,
+        'POST',
+        '/api/notifications/push/subscriptions',
+        subscription,
+      );
+      expect(saved.statusCode, saved.body).toBe(204);
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () =>
+          json('DELETE', '/api/notifications/push/subscriptions', { endpoint: subscription.endpoint }),
+      };
+    },
+  },
+
+  // Cats (issue 26): the owner created the cat (its caretaker) from one of their posts.
+  {
+    route: 'POST /api/cats',
+    // Anyone signed in but the demo creates a cat of their own.
+    expect: guarded(201, 403, 201),
+    scene: simple(() => json('POST', '/api/cats', { name: 'Matrix' })),
+  },
+  {
+    route: 'GET /api/cats',
+    expect: guarded(200, 200, 200),
+    scene: withCat(() => json('GET', '/api/cats?q=matrix&near=51.5,-0.12')),
+  },
+  {
+    // Reads only; the demo may ask too (Spot shows it the suggestions, then refuses the upload).
+    route: 'GET /api/cats/suggestions',
+    expect: guarded(200, 200, 200),
+    scene: withCat(() => json('GET', '/api/cats/suggestions?near=51.5,-0.12')),
+  },
+  {
+    route: 'GET /api/cats/:catId',
+    expect: guarded(200, 200, 200),
+    scene: withCat((cat) => json('GET', `/api/cats/${cat}`)),
+  },
+  {
+    route: 'GET /api/cats/:catId/sightings',
+    expect: guarded(200, 200, 200),
+    scene: withCat((cat) => json('GET', `/api/cats/${cat}/sightings`)),
+  },
+  {
+    route: 'GET /api/cats/:catId/map',
+    expect: guarded(200, 200, 200),
+    scene: withCat((cat) => json('GET', `/api/cats/${cat}/map`)),
+  },
+  {
+    route: 'PATCH /api/cats/:catId',
+    // Caretakers only; the demo account is refused as the demo account.
+    expect: guarded(403, 403, 200),
+    scene: withCat((cat) =>
+      json('PATCH', `/api/cats/${cat}`, { name: 'Renamed', home: { latitude: 51.5, longitude: -0.1 } }),
+    ),
+  },
+  {
+    route: 'PUT /api/posts/:postId/cat',
+    // Only the post's author says which cat it shows.
+    expect: guarded(403, 403, 200),
+    scene: withCat((_cat, post) => json('PUT', `/api/posts/${post}/cat`, { catId: null })),
+  },
+  {
+    route: 'PUT /api/cats/:catId/follow',
+    // Anyone but the demo follows the owner's cat: a row of theirs about it.
+    expect: guarded({ status: 200, writes: 'any' }, 403, 200),
+    scene: withCat((cat) => json('PUT', `/api/cats/${cat}/follow`)),
+  },
+  {
+    route: 'DELETE /api/cats/:catId/follow',
+    // The owner follows their cat; another's unfollow touches only their own (absent) follow.
+    expect: guarded({ status: 200, writes: 'none' }, 403, 200),
+    scene: async (ctx) => {
+      const scene = await withCat((cat) => json('DELETE', `/api/cats/${cat}/follow`))(ctx);
+      const followed = await call(
+        ctx.t.app,
+        scene.owner.headers,
+        'PUT',
+        `/api/cats/${scene.ownerIds[2]}/follow`,
+      );
+      expect(followed.statusCode, followed.body).toBe(200);
+      return scene;
+    },
+  },
+  {
+    route: 'PUT /api/cats/:catId/caretakers/:userId',
+    expect: guarded(403, 403, 200),
+    scene: async (ctx) => {
+      const helper = await ctx.person();
+      return withCat((cat) => json('PUT', `/api/cats/${cat}/caretakers/${helper.user.id}`))(ctx);
+    },
+  },
+  {
+    route: 'DELETE /api/cats/:catId/caretakers/:userId',
+    expect: guarded(403, 403, 200),
+    scene: async (ctx) => {
+      const helper = await ctx.person();
+      const scene = await withCat((cat) => json('DELETE', `/api/cats/${cat}/caretakers/${helper.user.id}`))(
+        ctx,
+      );
+      const added = await call(
+        ctx.t.app,
+        scene.owner.headers,
+        'PUT',
+        `/api/cats/${scene.ownerIds[2]}/caretakers/${helper.user.id}`,
+      );
+      expect(added.statusCode, added.body).toBe(200);
+      return scene;
+    },
+  },
+
+  // Missing cats (issue 26): the owner cares for the cat (withCat); withMissingCat has it marked missing.
+  {
+    route: 'GET /api/cats/missing',
+    expect: guarded(200, 200, 200),
+    scene: withMissingCat(() =>
+      json('GET', `/api/cats/missing?near=${MATRIX_PLACE.latitude},${MATRIX_PLACE.longitude}`),
+    ),
+  },
+  {
+    // Explore's pins for a viewport around the place.
+    route: 'GET /api/cats/missing/map',
+    expect: guarded(200, 200, 200),
+    scene: withMissingCat(() =>
+      json(
+        'GET',
+        `/api/cats/missing/map?west=${MATRIX_PLACE.longitude - 0.02}&south=${MATRIX_PLACE.latitude - 0.01}` +
+          `&east=${MATRIX_PLACE.longitude + 0.02}&north=${MATRIX_PLACE.latitude + 0.01}&zoom=15`,
+      ),
+    ),
+  },
+  {
+    route: 'GET /api/cats/:catId/missing',
+    expect: guarded(200, 200, 200),
+    scene: withMissingCat((cat) => json('GET', `/api/cats/${cat}/missing`)),
+  },
+  {
+    route: 'POST /api/cats/:catId/missing',
+    // Caretakers only; the demo account is refused as the demo account.
+    expect: guarded(403, 403, 201),
+    scene: withCat((cat) => json('POST', `/api/cats/${cat}/missing`, missingBody())),
+  },
+  {
+    route: 'POST /api/cats/:catId/missing/renew',
+    expect: guarded(403, 403, 200),
+    scene: withMissingCat((cat) => json('POST', `/api/cats/${cat}/missing/renew`)),
+  },
+  {
+    route: 'DELETE /api/cats/:catId/missing',
+    expect: guarded(403, 403, 200),
+    scene: withMissingCat((cat) => json('DELETE', `/api/cats/${cat}/missing`)),
+  },
+  {
+    route: 'POST /api/cats/:catId/missing/reports',
+    // Anyone but the demo answers 'I saw this cat': a report on the owner's alert, told to the owner.
+    expect: guarded({ status: 201, writes: 'any' }, 403, 201),
+    scene: withMissingCat((cat) =>
+      json('POST', `/api/cats/${cat}/missing/reports`, {
+        seenAt: new Date(Date.now() - 60_000).toISOString(),
+        place: MATRIX_PLACE,
+      }),
+    ),
+  },
+  {
+    route: 'GET /api/cats/:catId/missing/reports',
+    // The cat's caretakers only: the demo account is refused as any stranger is.
+    expect: guarded(403, 403, 200),
+    demoRefusedAsStranger: true,
+    scene: withMissingCat((cat) => json('GET', `/api/cats/${cat}/missing/reports`)),
+  },
+  {
+    route: 'PUT /api/profile/settings/home-area',
+    // Each caller sets their own; the demo may not.
+    expect: guarded(200, 403, 200),
+    scene: simple(() => json('PUT', '/api/profile/settings/home-area', { homeArea: MATRIX_PLACE })),
+  },
+  // 'This is Luna' and merges (issue 26).
+  {
+    route: 'POST /api/posts/:postId/cat-suggestions',
+    // Anyone but the picture's author and the demo suggests a cat for it: the owner here is a suggester.
+    expect: guarded(201, 403, 201),
+    scene: async (ctx) => {
+      const { postId, catId } = await pictureAndCat(ctx);
+      const owner = await ctx.person(OWNER_PASSWORD);
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('POST', `/api/posts/${postId}/cat-suggestions`, { catId }),
+      };
+    },
+  },
+  {
+    route: 'GET /api/posts/:postId/cat-suggestions',
+    // The picture's author only; the demo account is refused as anyone else is.
+    expect: guarded(403, 403, 200),
+    demoRefusedAsStranger: true,
+    scene: withSuggestion((postId) => json('GET', `/api/posts/${postId}/cat-suggestions`)),
+  },
+  ...(['accept', 'decline'] as const).map((verb): Row => ({
+    route: `POST /api/posts/:postId/cat-suggestions/:suggestionId/${verb}`,
+    expect: guarded(403, 403, 200),
+    scene: withSuggestion((postId, suggestionId) =>
+      json('POST', `/api/posts/${postId}/cat-suggestions/${suggestionId}/${verb}`),
+    ),
+  })),
+  {
+    route: 'POST /api/cats/:catId/merge',
+    // A caretaker of both cats only.
+    expect: guarded(403, 403, 200),
+    scene: withMerge(false, (catId, duplicateId) =>
+      json('POST', `/api/cats/${catId}/merge`, { duplicateCatId: duplicateId }),
+    ),
+  },
+  {
+    route: 'GET /api/cats/:catId/history',
+    expect: guarded(200, 200, 200),
+    scene: withMerge(true, (catId) => json('GET', `/api/cats/${catId}/history`)),
+  },
+  {
+    route: 'POST /api/cats/:catId/merges/:mergeId/undo',
+    // A caretaker of the surviving cat only.
+    expect: guarded(403, 403, 200),
+    scene: withMerge(true, (catId, _duplicateId, mergeId) =>
+      json('POST', `/api/cats/${catId}/merges/${mergeId}/undo`),
+    ),
+  },
 ];
+
+/** A picture by someone (its author) and a cat someone else cares for: what a suggestion names. */
+async function pictureAndCat(ctx: Ctx): Promise<{ postId: string; catId: string }> {
+  const author = await ctx.person();
+  const carer = await ctx.person();
+  const post = await ctx.post(author);
+  const res = await call(ctx.t.app, carer.headers, 'POST', '/api/cats', { name: 'Suggested' });
+  expect(res.statusCode, res.body).toBe(201);
+  return { postId: post._id, catId: (res.json() as { cat: { _id: string } }).cat._id };
+}
+
+/**
+ * A scene around the owner's picture with a suggestion of a cat by someone else, still open.
+ * ownerIds: the owner, the picture.
+ */
+function withSuggestion(request: (postId: string, suggestionId: string) => InjectOptions): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const post = await ctx.post(owner);
+    const { catId } = await pictureAndCat(ctx);
+    const suggester = await ctx.person();
+    const res = await call(ctx.t.app, suggester.headers, 'POST', `/api/posts/${post._id}/cat-suggestions`, {
+      catId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const suggestionId = (res.json() as { suggestion: { _id: string } }).suggestion._id;
+    return { owner, ownerIds: [owner.user.id, post._id], request: () => request(post._id, suggestionId) };
+  };
+}
+
+/**
+ * A scene around two cats the owner cares for, the second with a sighting of the owner's; `merged`: the
+ * second already merged into the first. ownerIds: the owner, both cats, the post.
+ */
+function withMerge(
+  merged: boolean,
+  request: (catId: string, duplicateId: string, mergeId: string) => InjectOptions,
+): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const post = await ctx.post(owner);
+    const made: string[] = [];
+    for (const body of [{ name: 'Survivor' }, { name: 'Duplicate', postId: post._id }]) {
+      const res = await call(ctx.t.app, owner.headers, 'POST', '/api/cats', body);
+      expect(res.statusCode, res.body).toBe(201);
+      made.push((res.json() as { cat: { _id: string } }).cat._id);
+    }
+    const [catId, duplicateId] = made as [string, string];
+    let mergeId = '';
+    if (merged) {
+      const res = await call(ctx.t.app, owner.headers, 'POST', `/api/cats/${catId}/merge`, {
+        duplicateCatId: duplicateId,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      mergeId = (res.json() as { merge: { _id: string } }).merge._id;
+    }
+    return {
+      owner,
+      ownerIds: [owner.user.id, catId, duplicateId, post._id],
+      request: () => request(catId, duplicateId, mergeId),
+    };
+  };
+}
+
+/** A browser's push subscription on a browser push service's host (never sent to here: nobody is told). */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/matrix-${randomUUID()}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}
 
 /** A scene whose request names nothing but the caller. */
 function simple(request: (owner: Person) => InjectOptions | Promise<InjectOptions>): Row['scene'] {
@@ -608,6 +991,18 @@ function withPost(request: (post: Post, owner: Person) => InjectOptions): Row['s
   };
 }
 
+/** A scene where someone liked the owner's post: the owner has an unread notification. */
+function withNotification(request: (owner: Person) => InjectOptions): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const post = await ctx.post(owner);
+    const fan = await ctx.person();
+    const liked = await call(ctx.t.app, fan.headers, 'PUT', `/api/posts/likePost/${post._id}`);
+    expect(liked.statusCode, liked.body).toBe(200);
+    return { owner, ownerIds: [owner.user.id, post._id], request: () => request(owner) };
+  };
+}
+
 /** A scene around the owner's group with one of the owner's posts shared in it. */
 function withGroup(request: (group: { _id: string; code: string }) => InjectOptions): Row['scene'] {
   return async (ctx) => {
@@ -616,6 +1011,49 @@ function withGroup(request: (group: { _id: string; code: string }) => InjectOpti
     const post = await ctx.post(owner);
     await call(ctx.t.app, owner.headers, 'PUT', `/api/posts/${post._id}/groups`, { groupIds: [group._id] });
     return { owner, ownerIds: [owner.user.id, group._id, post._id], request: () => request(group) };
+  };
+}
+
+/**
+ * A scene around the owner's cat, created from one of the owner's posts (its cover and first sighting).
+ * ownerIds: the owner, the post, the cat.
+ */
+function withCat(request: (catId: string, postId: string) => InjectOptions): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const post = await ctx.post(owner);
+    const res = await call(ctx.t.app, owner.headers, 'POST', '/api/cats', {
+      name: 'Matrix cat',
+      postId: post._id,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const cat = (res.json() as { cat: { _id: string } }).cat._id;
+    return { owner, ownerIds: [owner.user.id, post._id, cat], request: () => request(cat, post._id) };
+  };
+}
+
+/** Where the matrix's missing cat was last seen. */
+const MATRIX_PLACE = { latitude: 51.5012, longitude: -0.1245 };
+const missingBody = () => ({
+  lastSeenAt: new Date(Date.now() - 60 * 60 * 1000).toISOString(),
+  place: MATRIX_PLACE,
+  note: 'Grey, shy.',
+  contact: 'report',
+});
+
+/** withCat, with the cat marked missing by the owner (its caretaker). */
+function withMissingCat(request: (catId: string, postId: string) => InjectOptions): Row['scene'] {
+  return async (ctx) => {
+    const scene = await withCat(request)(ctx);
+    const raised = await call(
+      ctx.t.app,
+      scene.owner.headers,
+      'POST',
+      `/api/cats/${scene.ownerIds[2]}/missing`,
+      missingBody(),
+    );
+    expect(raised.statusCode, raised.body).toBe(201);
+    return scene;
   };
 }
 
@@ -668,6 +1106,35 @@ describe('authorisation matrix', () => {
     expect(ROWS.map((r) => r.route).sort()).toEqual(routes);
   });
 
+  /** A stream request with the caller's ticket in its query (see Row.streamTicket). */
+  async function openStream(
+    request: InjectOptions,
+    who: Who,
+    headers: Record<string, string>,
+    ownerId: string,
+  ): Promise<LightMyRequestResponse> {
+    let ticket: string | null = null;
+    let userId = ownerId;
+    if (who === 'expired') {
+      ticket = signStreamTicket(t.app.sessionKeys.streamTicket, ownerId, new Date(Date.now() - 1000));
+    } else if (headers.authorization) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/notifications/stream-ticket', headers });
+      expect(res.statusCode, res.body).toBe(200);
+      ticket = (res.json() as { ticket: string }).ticket;
+      userId = ticket.split('.')[0]!;
+    }
+    const url = `${String(request.url)}${ticket ? `&ticket=${encodeURIComponent(ticket)}` : ''}`;
+    const res = await injectStream(t.app, { ...request, url }, userId);
+    if (res.statusCode === 200) {
+      const events = parseSse(res.body);
+      const replayed = events.filter((e) => e.event === 'notification').length;
+      // The owner's replay holds the like on their post; nobody else's stream shows it.
+      expect(replayed, `${who}: ${res.body}`).toBe(who === 'owner' ? 1 : 0);
+      expect(events.at(-1)?.event, who).toBe('unread');
+    }
+    return res;
+  }
+
   it('answers each caller as the matrix says, and a refusal changes nothing', async () => {
     const problems: string[] = [];
     const demo = await authHeader(t.app, DEMO_USER_ID);
@@ -696,10 +1163,12 @@ describe('authorisation matrix', () => {
           media: mediaFiles(t.mediaDir),
           owner: await rowsMentioning(t.db, scene.ownerIds),
         };
-        const res: LightMyRequestResponse = await t.app.inject({
-          ...request,
-          headers: { ...(request.headers as Record<string, string> | undefined), ...headersFor[who] },
-        } as InjectOptions);
+        const res: LightMyRequestResponse = row.streamTicket
+          ? await openStream(request, who, headersFor[who], scene.owner.user.id)
+          : await t.app.inject({
+              ...request,
+              headers: { ...(request.headers as Record<string, string> | undefined), ...headersFor[who] },
+            } as InjectOptions);
         const where = `${row.route} as ${who}`;
         if (res.statusCode !== cell.status)
           problems.push(`${where}: expected ${cell.status}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
@@ -708,7 +1177,7 @@ describe('authorisation matrix', () => {
           const body = res.json() as { message?: unknown };
           if (typeof body.message !== 'string') problems.push(`${where}: refusal without {message}`);
         }
-        const bearer = row.route !== 'GET /api/refresh';
+        const bearer = row.route !== 'GET /api/refresh' && !row.streamTicket;
         if (
           bearer &&
           who === 'anonymous' &&

@@ -110,6 +110,7 @@ describe.each(['A', 'B'] as const)('when %s blocks the other', (blocker) => {
     const queries: Record<string, string[]> = {
       user: [s.c.user.id, s.a.user.id],
       ids: [postIds.join(',')],
+      near: [`${AT.latitude},${AT.longitude}`],
     };
     const routes = apiRoutes(t.app).filter((r) => r.method === 'GET' && r.secured);
     for (const route of routes) {

@@ -27,7 +27,17 @@ describe('Cache-Control on signed-in answers', () => {
     const routes = apiRoutes(t.app).filter((r) => r.method === 'GET' && r.secured);
     expect(routes.length).toBeGreaterThanOrEqual(10);
     // Values the routes' query strings need to answer something real (the rest are optional).
-    const query: Record<string, string> = { user: w.b.user.id, ids: w.aPost._id };
+    const query: Record<string, string> = {
+      user: w.b.user.id,
+      ids: w.aPost._id,
+      near: '51.5,-0.12',
+      // A map's viewport (Explore's markers and missing-cat pins).
+      west: '-0.2',
+      south: '51.45',
+      east: '0',
+      north: '51.55',
+      zoom: '12',
+    };
     const statuses: Record<string, number> = {};
     for (const route of routes) {
       const names = Object.keys(route.query).filter((name) => query[name] !== undefined);

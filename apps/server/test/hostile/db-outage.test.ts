@@ -10,6 +10,7 @@ import { testConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
 import { isDatabaseUnavailable, isUnstorableText } from '../../src/lib/db-errors.ts';
 import { LocalStorage } from '../../src/media/local-storage.ts';
+import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.ts';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src/plugins/error-handler.ts';
 
 /**
@@ -73,6 +74,16 @@ describe('requests while the database is unreachable', () => {
         payload: { username: 'outage_cat', email: 'o@example.com', password: 'Whiskers123' },
       },
       { method: 'GET' as const, url: '/api/refresh', cookies: { jwt: 'a'.repeat(43) } },
+      // A notification stream with a good ticket: 503 before anything is streamed, and EventSource's
+      // owner takes a new ticket and tries again (issue 25).
+      {
+        method: 'GET' as const,
+        url: `/api/notifications/stream?lastEventId=3&ticket=${signStreamTicket(
+          app.sessionKeys.streamTicket,
+          randomUUID(),
+          new Date(Date.now() + 60_000),
+        )}`,
+      },
     ];
     for (const request of requests) {
       const started = Date.now();

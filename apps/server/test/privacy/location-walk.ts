@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { approximateLocation } from '../../src/modules/location/location-grid.ts';
 import { apiRoutes, fillPath, type ApiRoute } from '../hostile/support/routes.ts';
+import { injectStream, parseSse } from '../sse-client.ts';
 import { unzip } from '../unzip.ts';
 
 /**
@@ -32,6 +33,27 @@ export interface Secret {
   sharedWith: ReadonlySet<string>;
   /** In its author's trash (issue 24): nobody else may see it at all. */
   trashed?: boolean;
+  /**
+   * A sighting of a household cat within CAT_HOME_PRIVACY_METRES of its home point (issue 26): in the
+   * cat routes' answers it shows no place to anyone but the cat's caretakers and its author.
+   */
+  nearCatHome?: { caretakers: ReadonlySet<string> };
+  /** The cat the post is a sighting of (issue 26): 'Which cat is this?' may suggest it near its place. */
+  catId?: string;
+}
+
+/**
+ * A place that is not a post's (issue 26, missing cats): a missing cat's last-seen place, a report's
+ * place, a home area. What each viewer may know of it is given with it, and checked in every answer as
+ * a post's position is: its exact decimals nowhere unless exact, only its cell's centre near it where
+ * approximate, nothing within 600 m where none.
+ */
+export interface PlaceSecret {
+  name: string;
+  latitude: number;
+  longitude: number;
+  /** `where`: 'GET <url>', with the file's name for a file inside a data export's zip. */
+  precisionFor(viewer: WalkViewer, where: string): Precision;
 }
 
 export interface WalkViewer {
@@ -43,6 +65,25 @@ export interface WalkViewer {
   blockedWith: ReadonlySet<string>;
 }
 
+/**
+ * What the viewer may know of the secret's position in an answer of this route (`where`: 'GET <url>');
+ * null when the post is not theirs to see.
+ */
+export function allowedPrecisionIn(viewer: WalkViewer, s: Secret, where: string): Precision | null {
+  const allowed = allowedPrecision(viewer, s);
+  const catAnswer = /^GET \/api\/cats(\/|\?|$)/.test(where);
+  if (
+    allowed !== null &&
+    catAnswer &&
+    s.nearCatHome &&
+    viewer.userId !== s.authorId &&
+    (!s.nearCatHome.caretakers.has(viewer.userId) || viewer.isDemo)
+  ) {
+    return 'none';
+  }
+  return allowed;
+}
+
 /** What the viewer may know of the secret's position; null when the post is not theirs to see. */
 export function allowedPrecision(viewer: WalkViewer, s: Secret): Precision | null {
   if (viewer.blockedWith.has(s.authorId)) return null;
@@ -52,6 +93,20 @@ export function allowedPrecision(viewer: WalkViewer, s: Secret): Precision | nul
   if (s.sharedWith.has(viewer.userId) && !viewer.isDemo) return 'exact';
   if (s.exactPublic) return 'exact';
   return 'approximate';
+}
+
+/**
+ * Where the viewer may place the secret in the cat routes' answers (issue 26), from which 'Which cat is
+ * this?' may measure its distance: the exact spot, its cell's centre, or nowhere (a trashed post counts
+ * for no one, its author included).
+ */
+export function catPlaceOf(viewer: WalkViewer, s: Secret): { lat: number; lon: number } | null {
+  if (s.trashed) return null;
+  const precision = allowedPrecisionIn(viewer, s, 'GET /api/cats/suggestions');
+  if (precision === 'exact') return { lat: s.latitude, lon: s.longitude };
+  if (precision !== 'approximate') return null;
+  const cell = approximateLocation(s.latitude, s.longitude);
+  return { lat: cell.latitude, lon: cell.longitude };
 }
 
 /** Metres between two points (equirectangular: plenty at these distances). */
@@ -90,6 +145,8 @@ interface PostLike {
   latitude: number | null;
   longitude: number | null;
   locationPrecision?: string | null;
+  /** The cat the post is linked to (issue 26). */
+  cat?: { _id: string } | null;
 }
 
 /** Every object with an _id and a latitude field: a post as some route answers it. */
@@ -115,6 +172,7 @@ export function assertLocationRule(
   where: string,
   text: string,
   secrets: readonly Secret[],
+  places: readonly PlaceSecret[] = [],
 ) {
   let body: unknown;
   try {
@@ -125,12 +183,23 @@ export function assertLocationRule(
   const pairs = coordinatePairs(body);
   const posts = postsIn(body);
   for (const s of secrets) {
-    const allowed = allowedPrecision(viewer, s);
+    const allowed = allowedPrecisionIn(viewer, s, where);
     const at = `${viewer.name} ${where}: ${s.name}`;
     const cell = approximateLocation(s.latitude, s.longitude);
     const seen = posts.get(s.id) ?? [];
     if (allowed === null) expect(seen, `${at} is visible`).toEqual([]);
+    // Outside the cat's own answers a sighting near its home keeps its place but does not name the cat
+    // to anyone but the caretakers and the author: the two together would place the cat's home.
+    const catHidden =
+      s.nearCatHome !== undefined &&
+      viewer.userId !== s.authorId &&
+      (!s.nearCatHome.caretakers.has(viewer.userId) || viewer.isDemo) &&
+      !/^GET \/api\/cats(\/|\?|$)/.test(where);
     for (const post of seen) {
+      if ('cat' in post) {
+        if (catHidden) expect(post.cat, `${at}: names its cat`).toBeNull();
+        else expect(post.cat, `${at}: its cat`).not.toBeNull();
+      }
       // A map marker has a position but no precision field; it stands where the post's card puts it.
       if (!('locationPrecision' in post)) {
         const got = [post.latitude, post.longitude];
@@ -147,27 +216,40 @@ export function assertLocationRule(
       } else expect(got, at).toEqual([null, null, null]);
     }
     if (allowed === 'exact') continue;
-    // Nowhere in the text, in any form the exact decimals could take.
-    expect(text.includes(String(s.latitude)), `${at}: exact latitude in the answer`).toBe(false);
-    expect(text.includes(String(s.longitude)), `${at}: exact longitude in the answer`).toBe(false);
-    // A cluster stands at the average of its members' public positions: it can only be as precise as
-    // they are, and an average of far-apart cells may fall anywhere. What it counts is checked by the
-    // callers (switched-off posts are in no count).
-    for (const p of pairs) {
-      if (p.cluster) continue;
-      const distance = metres({ lat: s.latitude, lon: s.longitude }, p);
-      if (allowed === 'approximate') {
-        // Its own cell's centre is what others may know, however close to it the photo was taken.
-        if (p.lat === cell.latitude && p.lon === cell.longitude) continue;
-        expect(distance, `${at}: a position ${Math.round(distance)} m away at ${p.path}`).toBeGreaterThan(
-          100,
-        );
-      } else {
-        // Switched off or invisible: not even its cell (the cells of the secrets are far apart).
-        expect(distance, `${at}: a position ${Math.round(distance)} m away at ${p.path}`).toBeGreaterThan(
-          600,
-        );
-      }
+    assertNothingCloser(at, text, pairs, s, allowed ?? 'none');
+  }
+  for (const place of places) {
+    const allowed = place.precisionFor(viewer, where);
+    if (allowed !== 'exact')
+      assertNothingCloser(`${viewer.name} ${where}: ${place.name}`, text, pairs, place, allowed);
+  }
+}
+
+/** The text and positions of an answer tell no more of the point than `allowed` (never 'exact' here). */
+function assertNothingCloser(
+  at: string,
+  text: string,
+  pairs: readonly Pair[],
+  point: { latitude: number; longitude: number },
+  allowed: 'approximate' | 'none',
+) {
+  const cell = approximateLocation(point.latitude, point.longitude);
+  // Nowhere in the text, in any form the exact decimals could take.
+  expect(text.includes(String(point.latitude)), `${at}: exact latitude in the answer`).toBe(false);
+  expect(text.includes(String(point.longitude)), `${at}: exact longitude in the answer`).toBe(false);
+  // A cluster stands at the average of its members' public positions: it can only be as precise as
+  // they are, and an average of far-apart cells may fall anywhere. What it counts is checked by the
+  // callers (switched-off posts are in no count).
+  for (const p of pairs) {
+    if (p.cluster) continue;
+    const distance = metres({ lat: point.latitude, lon: point.longitude }, p);
+    if (allowed === 'approximate') {
+      // Its own cell's centre is what others may know, however close to it the photo was taken.
+      if (p.lat === cell.latitude && p.lon === cell.longitude) continue;
+      expect(distance, `${at}: a position ${Math.round(distance)} m away at ${p.path}`).toBeGreaterThan(100);
+    } else {
+      // Switched off or invisible: not even its cell (the cells of the secrets are far apart).
+      expect(distance, `${at}: a position ${Math.round(distance)} m away at ${p.path}`).toBeGreaterThan(600);
     }
   }
 }
@@ -180,6 +262,11 @@ export interface WalkValues {
    * gets every viewport, one with `user` every author. Every route is also called without a query.
    */
   queries: Record<string, readonly string[]>;
+  /**
+   * The viewer's stream ticket, for routes that take one (the notification stream): each of their
+   * URLs is walked with it, and the stream's first events (its replay) are read.
+   */
+  ticket?: string;
 }
 
 export interface WalkedAnswer {
@@ -214,21 +301,34 @@ export async function walkGetRoutes(
   viewers: readonly WalkViewer[],
   values: (viewer: WalkViewer) => WalkValues,
   secrets: readonly Secret[],
+  places: readonly PlaceSecret[] = [],
 ): Promise<WalkedAnswer[]> {
   const answers: WalkedAnswer[] = [];
   const routes = apiRoutes(app).filter((r) => r.method === 'GET');
   for (const viewer of viewers) {
     const given = values(viewer);
     for (const route of routes) {
-      for (const url of urlsOf(route, given)) {
-        const res = await app.inject({ method: 'GET', url, headers: viewer.headers });
+      for (const plain of urlsOf(route, given)) {
+        const url =
+          route.ticket && given.ticket
+            ? `${plain}${plain.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(given.ticket)}`
+            : plain;
+        const request = { method: 'GET' as const, url, headers: viewer.headers };
+        const res = route.ticket
+          ? await injectStream(app, request, viewer.userId)
+          : await app.inject(request);
         expect(res.statusCode, `${viewer.name} GET ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
-        assertLocationRule(viewer, `GET ${url}`, res.body, secrets);
+        assertLocationRule(viewer, `GET ${url}`, res.body, secrets, places);
+        // A stream (the notifications' replay): the rule holds in each event's JSON too.
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+          for (const event of parseSse(res.body))
+            assertLocationRule(viewer, `GET ${url} event ${event.event}`, event.data, secrets, places);
+        }
         // A data export (issue 24): the rule holds in every file inside the zip too, read uncompressed.
         if (res.headers['content-type'] === 'application/zip') {
           for (const [name, bytes] of await unzip(res.rawPayload)) {
             if (name.endsWith('.json'))
-              assertLocationRule(viewer, `GET ${url} ${name}`, bytes.toString('utf8'), secrets);
+              assertLocationRule(viewer, `GET ${url} ${name}`, bytes.toString('utf8'), secrets, places);
           }
         }
         answers.push({ route, url, viewer, res });

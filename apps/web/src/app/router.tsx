@@ -69,10 +69,15 @@ export const routes: RouteObject[] = [
                 path: 'posts/:postId',
                 ...memberPage(() => import('../features/post/routes/post-page.tsx')),
               },
+              { path: 'cats/:catId', ...memberPage(() => import('../features/cats/routes/cat-page.tsx')) },
               { path: 'groups', ...memberPage(() => import('../features/groups/routes/groups-page.tsx')) },
               {
                 path: 'groups/:groupId',
                 ...memberPage(() => import('../features/groups/routes/group-page.tsx')),
+              },
+              {
+                path: 'notifications',
+                ...memberPage(() => import('../features/notifications/routes/notifications-page.tsx')),
               },
               {
                 path: 'profile',

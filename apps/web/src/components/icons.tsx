@@ -49,6 +49,14 @@ export const GroupsIcon = (p: IconProps) => (
     <path d="M16.5 14.6c2.3.2 4 1.6 4.5 4.4" />
   </Icon>
 );
+export const ShareIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="18" cy="5" r="3" />
+    <circle cx="6" cy="12" r="3" />
+    <circle cx="18" cy="19" r="3" />
+    <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
+  </Icon>
+);
 export const UserIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="8.5" r="3.8" />
@@ -100,5 +108,11 @@ export const InfoIcon = (p: IconProps) => (
   <Icon {...p}>
     <circle cx="12" cy="12" r="9" />
     <path d="M12 11v5.5M12 7.5v.01" />
+  </Icon>
+);
+export const BellIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 16.5V11a6 6 0 0 1 12 0v5.5l1.5 2h-15l1.5-2z" />
+    <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
   </Icon>
 );

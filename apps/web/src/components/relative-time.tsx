@@ -25,7 +25,12 @@ function subscribe(listener: () => void) {
 /** The time to the minute: the same value for every render within a minute, as React needs. */
 const getNow = () => Math.floor(Date.now() / MINUTE) * MINUTE;
 
-/** When something was posted or written: '3h', '2d', '12 Nov', the exact time on hover. */
+/** The shared clock's minute, for texts that say how long ago in a sentence of their own. */
+export function useMinuteClock(): Date {
+  return new Date(useSyncExternalStore(subscribe, getNow, getNow));
+}
+
+/** When something was posted or written: '3 h', '2 d', '12 Nov', the exact time on hover. */
 export function RelativeTime({ value, className }: { value: string; className?: string }) {
   const at = useSyncExternalStore(subscribe, getNow, getNow);
   const formatted = formatRelativeDate(value, new Date(at));

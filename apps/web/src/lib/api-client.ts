@@ -98,7 +98,7 @@ async function send(path: string, options: RequestOptions, token: string | null)
 /** Sends with the access token, refreshing it once on a token problem; throws ApiError unless 2xx. */
 async function authorised(path: string, options: RequestOptions): Promise<Response> {
   let res = await send(path, options, options.anonymous ? null : authStore.get().accessToken);
-  if (!options.anonymous && isTokenProblem(res)) {
+  if (!options.anonymous && isTokenProblem(res) && !authStore.loggedOut()) {
     try {
       const { accessToken } = await refreshSession();
       res = await send(path, options, accessToken);
@@ -165,7 +165,7 @@ export function apiUpload<T>(
     r.status === 401 || (r.status === 403 && /invalid_token/.test(r.wwwAuthenticate ?? ''));
   return (async () => {
     let result = await attempt(authStore.get().accessToken);
-    if (tokenProblem(result)) {
+    if (tokenProblem(result) && !authStore.loggedOut()) {
       try {
         const { accessToken } = await refreshSession();
         result = await attempt(accessToken);

@@ -13,10 +13,17 @@ export interface AuthState {
 const EMPTY: AuthState = { accessToken: null, userId: null, email: null };
 let state: AuthState = EMPTY;
 const listeners = new Set<() => void>();
+/**
+ * The person logged out on this page. A request still under way then (the notification stream's next
+ * ticket, a refetch) must not bring the session back by refreshing with a cookie the server could not
+ * be asked to revoke (logout while offline). Cleared by the next sign-in's token.
+ */
+let loggedOut = false;
 
 export const authStore = {
   get: (): AuthState => state,
   set(next: Partial<AuthState>) {
+    if (next.accessToken) loggedOut = false;
     state = { ...state, ...next };
     listeners.forEach((l) => l());
   },
@@ -24,6 +31,12 @@ export const authStore = {
     state = EMPTY;
     listeners.forEach((l) => l());
   },
+  /** Clears the session because the person logged out: no refresh brings it back (see loggedOut). */
+  logOut() {
+    loggedOut = true;
+    authStore.clear();
+  },
+  loggedOut: (): boolean => loggedOut,
   subscribe(listener: () => void) {
     listeners.add(listener);
     return () => listeners.delete(listener);

@@ -20,6 +20,9 @@ const feedPage = {
   info: { next: null, nextCursor: null },
 };
 
+/** Missing cats near the viewer (issue 26), asked beside the first page. */
+const missingNear = { alerts: [], area: 'home' };
+
 let calls: { path: string; authorization: string | null }[];
 function serve(answer: (path: string) => Response | Promise<Response>) {
   calls = [];
@@ -42,18 +45,24 @@ afterEach(() => {
 });
 
 describe('early requests (boot.ts)', () => {
-  it('on /feed: one refresh, then the first page with its token, and a preload of its first photo', async () => {
+  it('on /feed: one refresh, then the first page and the missing cats near the viewer with its token, and a preload of its first photo', async () => {
     serve((path) =>
-      path === '/api/refresh' ? json(200, { accessToken: 'tok', userId: 'u1' }) : json(200, feedPage),
+      path === '/api/refresh'
+        ? json(200, { accessToken: 'tok', userId: 'u1' })
+        : path === '/api/cats/missing?limit=3'
+          ? json(200, missingNear)
+          : json(200, feedPage),
     );
     const early = await load();
     early.startEarlyRequests('/feed', true);
     const refresh = await early.takeRefresh();
     expect(await refresh.json()).toEqual({ accessToken: 'tok', userId: 'u1' });
     expect(await early.takeEarlyFeed()).toEqual(feedPage);
+    expect(await early.takeEarlyMissingNear()).toEqual(missingNear);
     expect(calls).toEqual([
       { path: '/api/refresh', authorization: null },
       { path: '/api/feed/1', authorization: 'Bearer tok' },
+      { path: '/api/cats/missing?limit=3', authorization: 'Bearer tok' },
     ]);
     const links = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=preload]')];
     const read = (l: HTMLLinkElement) =>
@@ -81,8 +90,15 @@ describe('early requests (boot.ts)', () => {
     await early.takeRefresh();
     expect(await early.takeEarlyFeed()).toEqual(feedPage);
     expect(await early.takeEarlyFeed()).toBeNull();
+    expect(await early.takeEarlyMissingNear()).not.toBeNull();
+    expect(await early.takeEarlyMissingNear()).toBeNull();
     await early.takeRefresh();
-    expect(calls.map((c) => c.path)).toEqual(['/api/refresh', '/api/feed/1', '/api/refresh']);
+    expect(calls.map((c) => c.path)).toEqual([
+      '/api/refresh',
+      '/api/feed/1',
+      '/api/cats/missing?limit=3',
+      '/api/refresh',
+    ]);
   });
 
   it('starts nothing without "Remember me", and no feed on other screens', async () => {
@@ -156,8 +172,7 @@ describe('route module preloads (boot.ts)', () => {
   const withTable = (content: string) => {
     document.body.innerHTML = `<script type="application/json" id="route-modules">${content}</script>`;
   };
-  const links = () =>
-    [...document.head.querySelectorAll('link')].map((l) => [l.rel, l.getAttribute('href')]);
+  const links = () => [...document.head.querySelectorAll('link')].map((l) => [l.rel, l.getAttribute('href')]);
 
   afterEach(() => {
     document.body.innerHTML = '';

@@ -7,7 +7,7 @@
  * Each response is handed over once. The refresh token rotates on use, so the app must take the early
  * refresh instead of sending its own; anything not taken is simply not used.
  */
-import type { PagedPostsResponse } from '@cats/contracts';
+import { MISSING_BANNER_SHOWN, type PagedPostsResponse } from '@cats/contracts';
 import {
   FEED_IMAGE_SIZES,
   PHONE_WIDTHS,
@@ -18,6 +18,8 @@ import {
 
 let refresh: Promise<Response> | null = null;
 let feed: Promise<Response | null> | null = null;
+/** Missing cats near the viewer (issue 26): the feed shows them above its first post. */
+let missingNear: Promise<Response | null> | null = null;
 let mapConfig: Promise<Response | null> | null = null;
 
 /** GET /api/refresh as the app sends it (api-client's refreshSession). */
@@ -35,10 +37,9 @@ export function preloadRouteModules(pathname: string, remembered: boolean): void
   if (MEMBER_PATHS.has(pathname) && !remembered) return;
   let files: unknown;
   try {
-    files = (JSON.parse(document.getElementById('route-modules')?.textContent ?? '{}') as Record<
-      string,
-      unknown
-    >)[pathname];
+    files = (
+      JSON.parse(document.getElementById('route-modules')?.textContent ?? '{}') as Record<string, unknown>
+    )[pathname];
   } catch {
     return;
   }
@@ -72,14 +73,27 @@ function startEarlyFetches(pathname: string, remembered: boolean): void {
   if (!remembered || refresh) return;
   refresh = fetchRefresh();
   if (pathname === '/feed') {
-    feed = refresh
-      .then(async (res) => {
-        if (!res.ok) return null;
-        const { accessToken } = (await res.clone().json()) as { accessToken: string };
+    const token = refresh.then(async (res) =>
+      res.ok ? ((await res.clone().json()) as { accessToken: string }).accessToken : null,
+    );
+    feed = token
+      .then(async (accessToken) => {
+        if (!accessToken) return null;
         const page = await fetch('/api/feed/1', { headers: { authorization: `Bearer ${accessToken}` } });
         if (page.ok) preloadFirstImage((await page.clone().json()) as PagedPostsResponse);
         return page;
       })
+      .catch(() => null);
+    // Beside the first page: the feed waits for both before showing its posts, so that the banner
+    // of missing cats never pushes them down once shown (the feed's layout-shift budget).
+    missingNear = token
+      .then((accessToken) =>
+        accessToken
+          ? fetch(`/api/cats/missing?limit=${MISSING_BANNER_SHOWN}`, {
+              headers: { authorization: `Bearer ${accessToken}` },
+            })
+          : null,
+      )
       .catch(() => null);
   }
 }
@@ -139,6 +153,13 @@ export function takeRefresh(): Promise<Response> {
 export function takeEarlyFeed(): Promise<unknown> {
   const early = feed;
   feed = null;
+  return bodyIfOk(early);
+}
+
+/** The early list of missing cats near the viewer (/feed) when it arrived intact; otherwise null. */
+export function takeEarlyMissingNear(): Promise<unknown> {
+  const early = missingNear;
+  missingNear = null;
   return bodyIfOk(early);
 }
 

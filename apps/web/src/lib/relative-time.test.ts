@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRelativeDate } from './relative-time.ts';
+import { elapsedSince, formatRelativeDate } from './relative-time.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
@@ -16,15 +16,15 @@ describe('formatRelativeDate', () => {
   });
 
   it('counts minutes, hours and days, rounding down', () => {
-    expect(label(ago(MIN))).toBe('1m');
-    expect(label(ago(5 * MIN + 59_000))).toBe('5m');
-    expect(label(ago(59 * MIN))).toBe('59m');
-    expect(label(ago(H))).toBe('1h');
-    expect(label(ago(3 * H + 20 * MIN))).toBe('3h');
-    expect(label(ago(23 * H + 59 * MIN))).toBe('23h');
-    expect(label(ago(D))).toBe('1d');
-    expect(label(ago(2 * D + 5 * H))).toBe('2d');
-    expect(label(ago(6 * D + 23 * H))).toBe('6d');
+    expect(label(ago(MIN))).toBe('1 min');
+    expect(label(ago(5 * MIN + 59_000))).toBe('5 min');
+    expect(label(ago(59 * MIN))).toBe('59 min');
+    expect(label(ago(H))).toBe('1 h');
+    expect(label(ago(3 * H + 20 * MIN))).toBe('3 h');
+    expect(label(ago(23 * H + 59 * MIN))).toBe('23 h');
+    expect(label(ago(D))).toBe('1 d');
+    expect(label(ago(2 * D + 5 * H))).toBe('2 d');
+    expect(label(ago(6 * D + 23 * H))).toBe('6 d');
   });
 
   it('gives the date after a week, with the year when it is another one', () => {
@@ -55,5 +55,21 @@ describe('formatRelativeDate', () => {
 
   it('returns null for a value that is no date', () => {
     expect(formatRelativeDate('yesterday-ish', NOW)).toBeNull();
+  });
+});
+
+describe('elapsedSince', () => {
+  const parts = (value: string) => elapsedSince(value, NOW, { timeZone: 'UTC' })?.elapsed;
+
+  it('gives the unit and count the cards show, for sentences of their own', () => {
+    expect(parts(ago(30_000))).toEqual({ unit: 'now' });
+    expect(parts(ago(5 * MIN))).toEqual({ unit: 'minute', count: 5 });
+    expect(parts(ago(3 * H + 20 * MIN))).toEqual({ unit: 'hour', count: 3 });
+    expect(parts(ago(2 * D))).toEqual({ unit: 'day', count: 2 });
+    expect(parts('2025-11-12T08:00:00Z')).toEqual({ unit: 'date', date: '12 Nov 2025' });
+  });
+
+  it('is null for a value that is not a date', () => {
+    expect(elapsedSince('not a date', NOW)).toBeNull();
   });
 });

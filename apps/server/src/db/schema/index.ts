@@ -3,3 +3,7 @@ export * from './posts.ts';
 export * from './groups.ts';
 export * from './explore.ts';
 export * from './exports.ts';
+export * from './notifications.ts';
+export * from './push.ts';
+export * from './cats.ts';
+export * from './missing.ts';

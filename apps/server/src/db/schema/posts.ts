@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   doublePrecision,
@@ -12,6 +13,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { cats } from './cats.ts';
 import { users } from './users.ts';
 
 export const posts = pgTable(
@@ -43,6 +45,8 @@ export const posts = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** The last edit of caption, cat name or description; null until the first (post_versions holds the rest). */
     editedAt: timestamp('edited_at', { withTimezone: true }),
+    /** The cat this picture shows (issue 26), set by its author; null when none or the cat is gone. */
+    catId: uuid('cat_id').references((): AnyPgColumn => cats.id, { onDelete: 'set null' }),
   },
   (t) => [
     // Keyset pagination of the feed: (created_at, id) descending. user_id, after the unique pair, never
@@ -69,6 +73,17 @@ export const posts = pgTable(
       .on(t.deletedAt)
       .where(sql`${t.deletedAt} is not null`),
     index('posts_media_key_idx').on(t.mediaKey),
+    // A cat's sightings, newest first (its timeline, last seen, counts); also what ON DELETE SET NULL
+    // of a cat looks its posts up by.
+    index('posts_cat_timeline_idx')
+      .on(t.catId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.catId} is not null`),
+    // 'Which cat is this?' (issue 26; cats.repository.ts › recentSightingsInBox): live located sightings
+    // by place. A box is a range of latitude with the longitude and the date checked in the index, so
+    // the table is read only for the last 90 days' sightings in the box.
+    index('posts_cat_sightings_place_idx')
+      .on(t.latitude, t.longitude, t.createdAt, t.showLocation, t.userId, t.catId, t.id)
+      .where(sql`${t.catId} is not null and ${t.deletedAt} is null and ${t.latitude} is not null`),
     // What a group share points at (post_groups_post_author_fk): the post together with its author.
     uniqueIndex('posts_id_user_idx').on(t.id, t.userId),
     check('posts_latitude_range', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  doublePrecision,
   index,
   pgTable,
   primaryKey,
@@ -30,6 +31,12 @@ export const users = pgTable(
     exactPublicLocation: boolean('exact_public_location').notNull().default(false),
     /** Spot reminds the user to describe a photo shared without a description (Settings turns it off). */
     altTextReminder: boolean('alt_text_reminder').notNull().default(true),
+    /**
+     * The home area chosen in Settings (issue 26, missing cats): always the centre of a ~500 m cell
+     * (location-grid.ts), never the point the user gave. Missing cats within 2 km of it are shown and told.
+     */
+    homeAreaLatitude: doublePrecision('home_area_latitude'),
+    homeAreaLongitude: doublePrecision('home_area_longitude'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -38,6 +45,15 @@ export const users = pgTable(
     uniqueIndex('users_username_skeleton_idx').on(t.usernameSkeleton),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     check('users_username_length', sql`char_length(${t.username}) between 3 and 23`),
+    // Who to tell of a cat missing nearby: a box of home areas around the last-seen cell (migration 0019).
+    index('users_home_area_idx')
+      .on(t.homeAreaLatitude, t.homeAreaLongitude)
+      .where(sql`${t.homeAreaLatitude} is not null`),
+    check(
+      'users_home_area_range',
+      sql`${t.homeAreaLatitude} is null or (${t.homeAreaLatitude} between -90 and 90 and ${t.homeAreaLongitude} between -180 and 180)`,
+    ),
+    check('users_home_area_pair', sql`(${t.homeAreaLatitude} is null) = (${t.homeAreaLongitude} is null)`),
   ],
 );
 

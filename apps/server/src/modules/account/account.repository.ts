@@ -7,7 +7,16 @@ export async function updateUser(
   db: Executor,
   userId: string,
   values: Partial<
-    Pick<UserRow, 'username' | 'email' | 'passwordHash' | 'exactPublicLocation' | 'altTextReminder'>
+    Pick<
+      UserRow,
+      | 'username'
+      | 'email'
+      | 'passwordHash'
+      | 'exactPublicLocation'
+      | 'altTextReminder'
+      | 'homeAreaLatitude'
+      | 'homeAreaLongitude'
+    >
   >,
 ): Promise<UserRow | null> {
   // A new username brings its look-alike key (users_username_skeleton_idx decides races).

@@ -5,6 +5,7 @@ import {
   changePasswordRequestSchema,
   changeUsernameRequestSchema,
   errorResponseSchema,
+  homeAreaRequestSchema,
   locationPrivacyRequestSchema,
   altTextReminderRequestSchema,
   myProfileResponseSchema,
@@ -113,6 +114,20 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => account.setAltTextReminder(assertNotDemo(request), request.body.altTextReminder),
+  );
+
+  app.put(
+    '/profile/settings/home-area',
+    {
+      schema: {
+        ...common,
+        summary:
+          'Choose the area missing cats are shown and told around (kept as its ~500 m cell), or null to forget it',
+        body: homeAreaRequestSchema,
+        response: settingsResponses,
+      },
+    },
+    async (request) => account.setHomeArea(assertNotDemo(request), request.body.homeArea),
   );
 
   app.delete(

@@ -17,7 +17,9 @@ import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext, LiveUsers } from '../../plugins/auth.ts';
 import * as authRepo from '../auth/auth.repository.ts';
 import { uniqueConflict, type AuthService } from '../auth/auth.service.ts';
+import { deleteCatsCaredForOnlyBy } from '../cats/cats.repository.ts';
 import { findExport } from '../data-export/data-export.repository.ts';
+import { approximateLocation } from '../location/location-grid.ts';
 import * as repo from './account.repository.ts';
 
 export interface AccountDeps {
@@ -36,6 +38,10 @@ export function toMyProfile(viewer: AuthContext, user: UserRow, config: Config):
     email: user.email,
     exactPublicLocation: user.exactPublicLocation,
     altTextReminder: user.altTextReminder,
+    homeArea:
+      user.homeAreaLatitude !== null && user.homeAreaLongitude !== null
+        ? { latitude: user.homeAreaLatitude, longitude: user.homeAreaLongitude }
+        : null,
     isDemo: user.id === DEMO_USER_ID,
   };
 }
@@ -118,6 +124,22 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
     },
 
     /**
+     * The area missing cats are shown and told around (issue 26): kept as the centre of the point's
+     * ~500 m cell, so that no more than the cell is ever stored or compared; null forgets it.
+     */
+    async setHomeArea(
+      viewer: AuthContext,
+      homeArea: { latitude: number; longitude: number } | null,
+    ): Promise<MyProfileResponse> {
+      await me(viewer);
+      const cell = homeArea ? approximateLocation(homeArea.latitude, homeArea.longitude) : null;
+      return update(viewer, {
+        homeAreaLatitude: cell?.latitude ?? null,
+        homeAreaLongitude: cell?.longitude ?? null,
+      });
+    },
+
+    /**
      * Own account only. Rows go in one transaction (the foreign keys cascade); files go after it, so a
      * crash in between leaves only unreferenced files, which the posts module's orphan sweep removes.
      */
@@ -128,6 +150,8 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
         const prefixes = await repo.mediaPrefixesOf(tx, user.id);
         // The data export's zip (issue 24): its row goes with the user, its file right after.
         const exportKey = (await findExport(tx, user.id))?.fileKey ?? null;
+        // Cats the user alone cares for go too; the others stay with their caretakers (issue 26).
+        await deleteCatsCaredForOnlyBy(tx, user.id);
         await repo.deleteUser(tx, user.id);
         await repo.clearLoginFailuresFor(tx, user.email);
         const inUse = await repo.prefixesStillInUse(tx, prefixes);

@@ -111,6 +111,7 @@ describe('account settings and deletion API', () => {
         email: user.email,
         exactPublicLocation: false,
         altTextReminder: true,
+        homeArea: null,
         isDemo: false,
       });
       expect((await userRow(user.id))!.username).toBe(username);

@@ -1,6 +1,23 @@
-import { and, asc, eq, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
-import { comments, dataExports, groupMembers, groups, likes, posts, users } from '../../db/schema/index.ts';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  catCaretakers,
+  catFollows,
+  catMerges,
+  cats,
+  catSuggestions,
+  comments,
+  dataExports,
+  groupMembers,
+  groups,
+  likes,
+  missingAlerts,
+  missingReports,
+  posts,
+  users,
+} from '../../db/schema/index.ts';
+import { notBlockedWith } from '../social/visibility.ts';
 
 export type ExportRow = typeof dataExports.$inferSelect;
 
@@ -122,6 +139,8 @@ export async function exportProfile(ex: Executor, userId: string) {
       email: users.email,
       createdAt: users.createdAt,
       exactPublicLocation: users.exactPublicLocation,
+      homeAreaLatitude: users.homeAreaLatitude,
+      homeAreaLongitude: users.homeAreaLongitude,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -147,6 +166,7 @@ export async function ownPostsPage(ex: Executor, userId: string, cursor: ExportC
       id: posts.id,
       caption: posts.caption,
       catName: posts.catName,
+      catId: posts.catId,
       altText: posts.altText,
       latitude: posts.latitude,
       longitude: posts.longitude,
@@ -206,4 +226,210 @@ export async function ownGroups(ex: Executor, userId: string) {
     .innerJoin(groups, eq(groups.id, groupMembers.groupId))
     .where(eq(groupMembers.userId, userId))
     .orderBy(asc(groupMembers.joinedAt), asc(groups.id));
+}
+
+/** The cats the user cares for (issue 26), with their home point: theirs as a caretaker. */
+export async function caredForCats(ex: Executor, userId: string) {
+  return ex
+    .select({
+      id: cats.id,
+      name: cats.name,
+      description: cats.description,
+      coatColours: cats.coatColours,
+      earTipped: cats.earTipped,
+      neutered: cats.neutered,
+      living: cats.living,
+      homeLatitude: cats.homeLatitude,
+      homeLongitude: cats.homeLongitude,
+      createdBy: cats.createdBy,
+      since: catCaretakers.createdAt,
+    })
+    .from(catCaretakers)
+    .innerJoin(cats, eq(cats.id, catCaretakers.catId))
+    .where(eq(catCaretakers.userId, userId))
+    .orderBy(asc(catCaretakers.createdAt), asc(cats.id));
+}
+
+/** The cats the user follows: their names only (the rest is the caretakers'). */
+export async function followedCats(ex: Executor, userId: string) {
+  return ex
+    .select({ id: cats.id, name: cats.name, since: catFollows.createdAt })
+    .from(catFollows)
+    .innerJoin(cats, eq(cats.id, catFollows.catId))
+    .where(eq(catFollows.userId, userId))
+    .orderBy(asc(catFollows.createdAt), asc(cats.id));
+}
+
+/**
+ * Cats the user created and no longer cares for: their id and name only (the rest is the caretakers'
+ * now, their home point above all). Profiles merged into another are in cat-merges.json instead.
+ */
+export async function createdCatsNotCaredFor(ex: Executor, userId: string) {
+  return ex
+    .select({ id: cats.id, name: cats.name, createdAt: cats.createdAt })
+    .from(cats)
+    .where(
+      and(
+        eq(cats.createdBy, userId),
+        isNull(cats.mergedInto),
+        // cats.id spelt out: a single table's column is written unqualified.
+        sql`not exists (select 1 from cat_caretakers cc where cc.cat_id = cats.id and cc.user_id = ${userId})`,
+      ),
+    )
+    .orderBy(asc(cats.createdAt), asc(cats.id));
+}
+
+/** A page of the missing-cat alerts the user raised (issue 26), oldest first, their place exact: theirs. */
+export async function raisedAlertsPage(
+  ex: Executor,
+  userId: string,
+  cursor: ExportCursor | null,
+  limit: number,
+) {
+  return ex
+    .select({
+      alert: missingAlerts,
+      catName: cats.name,
+      key: timeKey(missingAlerts.createdAt),
+    })
+    .from(missingAlerts)
+    .innerJoin(cats, eq(cats.id, missingAlerts.catId))
+    .where(
+      and(eq(missingAlerts.raisedBy, userId), afterCursor(missingAlerts.createdAt, missingAlerts.id, cursor)),
+    )
+    .orderBy(asc(missingAlerts.createdAt), asc(missingAlerts.id))
+    .limit(limit);
+}
+
+/**
+ * A page of the sighting reports ('I saw this cat' without a photo) the user sent, oldest first, with
+ * the cat's name. Reports on an alert raised by someone the user shares a block with are left out: the
+ * app no longer shows them that alert, and a block leaves no trace.
+ */
+export async function ownReportsPage(
+  ex: Executor,
+  userId: string,
+  cursor: ExportCursor | null,
+  limit: number,
+) {
+  return ex
+    .select({
+      id: missingReports.id,
+      alertId: missingReports.alertId,
+      catId: missingAlerts.catId,
+      catName: cats.name,
+      seenAt: missingReports.seenAt,
+      latitude: missingReports.latitude,
+      longitude: missingReports.longitude,
+      note: missingReports.note,
+      createdAt: missingReports.createdAt,
+      key: timeKey(missingReports.createdAt),
+    })
+    .from(missingReports)
+    .innerJoin(missingAlerts, eq(missingAlerts.id, missingReports.alertId))
+    .innerJoin(cats, eq(cats.id, missingAlerts.catId))
+    .where(
+      and(
+        eq(missingReports.reporterId, userId),
+        notBlockedWith(userId, missingAlerts.raisedBy),
+        afterCursor(missingReports.createdAt, missingReports.id, cursor),
+      ),
+    )
+    .orderBy(asc(missingReports.createdAt), asc(missingReports.id))
+    .limit(limit);
+}
+
+const suggestionColumns = {
+  id: catSuggestions.id,
+  postId: catSuggestions.postId,
+  catId: catSuggestions.catId,
+  catName: cats.name,
+  status: catSuggestions.status,
+  createdAt: catSuggestions.createdAt,
+  answeredAt: catSuggestions.answeredAt,
+  key: timeKey(catSuggestions.createdAt),
+};
+
+/**
+ * 'This is Luna' suggestions the user made on others' pictures, oldest first: the picture's id only
+ * (its caption and place are its author's). Those on pictures of someone the user shares a block with
+ * are left out.
+ */
+export async function suggestionsMadePage(
+  ex: Executor,
+  userId: string,
+  cursor: ExportCursor | null,
+  limit: number,
+) {
+  return ex
+    .select(suggestionColumns)
+    .from(catSuggestions)
+    .innerJoin(posts, eq(posts.id, catSuggestions.postId))
+    .innerJoin(cats, eq(cats.id, catSuggestions.catId))
+    .where(
+      and(
+        eq(catSuggestions.suggestedBy, userId),
+        notBlockedWith(userId, posts.userId),
+        afterCursor(catSuggestions.createdAt, catSuggestions.id, cursor),
+      ),
+    )
+    .orderBy(asc(catSuggestions.createdAt), asc(catSuggestions.id))
+    .limit(limit);
+}
+
+/**
+ * Suggestions others made on the user's pictures (the trashed ones too), oldest first, with the
+ * suggester's username (never their email); suggesters the user shares a block with are left out, as
+ * the app leaves them out of the picture's list.
+ */
+export async function suggestionsReceivedPage(
+  ex: Executor,
+  userId: string,
+  cursor: ExportCursor | null,
+  limit: number,
+) {
+  return ex
+    .select({ ...suggestionColumns, suggestedBy: users.username })
+    .from(catSuggestions)
+    .innerJoin(posts, eq(posts.id, catSuggestions.postId))
+    .innerJoin(cats, eq(cats.id, catSuggestions.catId))
+    .innerJoin(users, eq(users.id, catSuggestions.suggestedBy))
+    .where(
+      and(
+        eq(posts.userId, userId),
+        notBlockedWith(userId, catSuggestions.suggestedBy),
+        afterCursor(catSuggestions.createdAt, catSuggestions.id, cursor),
+      ),
+    )
+    .orderBy(asc(catSuggestions.createdAt), asc(catSuggestions.id))
+    .limit(limit);
+}
+
+const duplicateCats = alias(cats, 'duplicate_cats');
+
+/** The cat merges the user performed, oldest first: which profile went into which, and any undo. */
+export async function mergesPerformedPage(
+  ex: Executor,
+  userId: string,
+  cursor: ExportCursor | null,
+  limit: number,
+) {
+  return ex
+    .select({
+      id: catMerges.id,
+      catId: catMerges.catId,
+      catName: cats.name,
+      duplicateCatId: catMerges.duplicateCatId,
+      duplicateCatName: duplicateCats.name,
+      mergedAt: catMerges.mergedAt,
+      undoneAt: catMerges.undoneAt,
+      undoneBy: catMerges.undoneBy,
+      key: timeKey(catMerges.mergedAt),
+    })
+    .from(catMerges)
+    .innerJoin(cats, eq(cats.id, catMerges.catId))
+    .innerJoin(duplicateCats, eq(duplicateCats.id, catMerges.duplicateCatId))
+    .where(and(eq(catMerges.mergedBy, userId), afterCursor(catMerges.mergedAt, catMerges.id, cursor)))
+    .orderBy(asc(catMerges.mergedAt), asc(catMerges.id))
+    .limit(limit);
 }

@@ -325,16 +325,8 @@ export class MapIndex {
 
   /** Non-empty cells of the viewport (deduplicated when a wrapped range meets itself). */
   private cellsInViewport(viewport: MapViewport, zoom: number, exclusions: Exclusions): Cell[] {
-    const size = cellSize(zoom);
     const perAxis = cellsPerAxis(zoom);
-    const cellOf = (v: number) => Math.min(perAxis - 1, Math.max(0, Math.floor(v / size)));
-    const xRanges = longitudeRanges(viewport.west, viewport.east).map(
-      ([w, e]) => [cellOf(lngToX(w)), cellOf(lngToX(e))] as const,
-    );
-    const cyFrom = cellOf(latToY(viewport.north));
-    const cyTo = cellOf(latToY(viewport.south));
-    const total = xRanges.reduce((sum, [a, b]) => sum + (b - a + 1), 0) * (cyTo - cyFrom + 1);
-    if (total > MAX_VIEWPORT_CELLS) throw new AreaTooLargeError();
+    const { xRanges, cyFrom, cyTo } = viewportGrid(viewport, zoom);
 
     const shift = 4 ** (ZMAX - zoom);
     const scale = 2 ** (ZMAX - zoom);
@@ -466,6 +458,33 @@ export class MapIndex {
     members.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
     return members.slice(0, limit);
   }
+}
+
+/**
+ * The grid cells a viewport spans at an integer zoom: column ranges (two where it crosses the
+ * antimeridian) and rows. More than MAX_VIEWPORT_CELLS is an AreaTooLargeError: a far larger area than
+ * any screen shows at that zoom.
+ */
+function viewportGrid(viewport: MapViewport, zoom: number) {
+  const size = cellSize(zoom);
+  const perAxis = cellsPerAxis(zoom);
+  const cellOf = (v: number) => Math.min(perAxis - 1, Math.max(0, Math.floor(v / size)));
+  const xRanges = longitudeRanges(viewport.west, viewport.east).map(
+    ([w, e]) => [cellOf(lngToX(w)), cellOf(lngToX(e))] as const,
+  );
+  const cyFrom = cellOf(latToY(viewport.north));
+  const cyTo = cellOf(latToY(viewport.south));
+  const total = xRanges.reduce((sum, [a, b]) => sum + (b - a + 1), 0) * (cyTo - cyFrom + 1);
+  if (total > MAX_VIEWPORT_CELLS) throw new AreaTooLargeError();
+  return { xRanges, cyFrom, cyTo };
+}
+
+/**
+ * Explore's size limit on its own, for other layers of the same map (issue 26: the missing-cat pins):
+ * throws AreaTooLargeError where `query` would.
+ */
+export function checkViewportSize(viewport: MapViewport): void {
+  viewportGrid(viewport, Math.max(0, Math.min(ZMAX, Math.floor(viewport.zoom))));
 }
 
 /** Cluster ids name a grid cell: zoom-column-row. Stable while panning at one zoom. */

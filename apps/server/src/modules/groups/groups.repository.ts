@@ -204,27 +204,32 @@ export async function memberGroupIds(
 
 /**
  * Makes the post's shares exactly `groupIds`; existing shares keep their date. `userId` is the post's
- * author, whose membership of each group the database checks (post_groups_membership_fk).
+ * author, whose membership of each group the database checks (post_groups_membership_fk). Returns the
+ * groups the post was newly shared with and those it no longer is.
  */
 export async function replacePostGroups(
   db: Executor,
   postId: string,
   userId: string,
   groupIds: readonly string[],
-): Promise<void> {
-  await db
+): Promise<{ added: string[]; removed: string[] }> {
+  const removed = await db
     .delete(postGroups)
     .where(
       groupIds.length > 0
         ? and(eq(postGroups.postId, postId), notInArray(postGroups.groupId, [...groupIds]))
         : eq(postGroups.postId, postId),
-    );
-  if (groupIds.length > 0) {
-    await db
-      .insert(postGroups)
-      .values(groupIds.map((groupId) => ({ postId, groupId, userId })))
-      .onConflictDoNothing();
-  }
+    )
+    .returning({ groupId: postGroups.groupId });
+  const added =
+    groupIds.length > 0
+      ? await db
+          .insert(postGroups)
+          .values(groupIds.map((groupId) => ({ postId, groupId, userId })))
+          .onConflictDoNothing()
+          .returning({ groupId: postGroups.groupId })
+      : [];
+  return { added: added.map((r) => r.groupId), removed: removed.map((r) => r.groupId) };
 }
 
 export async function listPostGroupIds(db: Executor, postId: string): Promise<string[]> {

@@ -18,6 +18,7 @@ import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
+import * as notifications from '../notifications/notifications.repository.ts';
 import { listAllPosts, listPosts } from '../posts/post-view.ts';
 import * as repo from './groups.repository.ts';
 import { codeBase, codeCandidates, generateCode } from './join-codes.ts';
@@ -172,9 +173,18 @@ export async function requestToJoin(
   const role = await repo.findRole(deps.db, group.id, viewer.userId);
   if (role === 'owner') throw badRequest(GROUP_MESSAGES.alreadyOwner);
   if (role === 'member') throw badRequest(GROUP_MESSAGES.alreadyMember);
-  if (!(await repo.insertJoinRequest(deps.db, group.id, viewer.userId))) {
-    throw badRequest(GROUP_MESSAGES.alreadyRequested);
-  }
+  // The owner is told in the request's transaction (issue 25): the entry exists exactly while it does.
+  const sent = await deps.db.transaction(async (tx) => {
+    if (!(await repo.insertJoinRequest(tx, group.id, viewer.userId))) return false;
+    await notifications.addNotification(tx, {
+      recipientId: group.ownerId,
+      type: 'join_request',
+      actorId: viewer.userId,
+      groupId: group.id,
+    });
+    return true;
+  });
+  if (!sent) throw badRequest(GROUP_MESSAGES.alreadyRequested);
   return { message: GROUP_MESSAGES.requestSent };
 }
 
@@ -199,6 +209,14 @@ export async function answerRequest(
   const answered = await deps.db.transaction(async (tx) => {
     if (!(await repo.deleteJoinRequest(tx, group.id, userId))) return false;
     if (answer === 'accept') await repo.insertMember(tx, group.id, userId, 'member');
+    // The request is handled: its entry goes, and the requester hears the answer.
+    await notifications.removeNotifications(tx, { type: 'join_request', actorId: userId, groupId: group.id });
+    await notifications.addNotification(tx, {
+      recipientId: userId,
+      type: answer === 'accept' ? 'request_accepted' : 'request_declined',
+      actorId: viewer.userId,
+      groupId: group.id,
+    });
     return true;
   });
   if (!answered) throw notFound(GROUP_MESSAGES.requestNotFound);
@@ -226,7 +244,22 @@ export async function removeMember(
   const leaving = userId === viewer.userId;
   if (leaving && group.role === 'owner') throw badRequest(GROUP_MESSAGES.ownerCannotLeave);
   if (!leaving && group.role !== 'owner') throw forbidden(GROUP_MESSAGES.ownerOnly);
-  if (!(await repo.deleteMember(deps.db, group.id, userId))) throw notFound(GROUP_MESSAGES.memberNotFound);
+  const removed = await deps.db.transaction(async (tx) => {
+    if (!(await repo.deleteMember(tx, group.id, userId))) return false;
+    // Their shares went with the membership, and so do the entries that told the others about them.
+    await notifications.removeNotifications(tx, { type: 'group_share', actorId: userId, groupId: group.id });
+    // Removed by the owner, not when they leave themselves (issue 25).
+    if (!leaving) {
+      await notifications.addNotification(tx, {
+        recipientId: userId,
+        type: 'removed_from_group',
+        actorId: viewer.userId,
+        groupId: group.id,
+      });
+    }
+    return true;
+  });
+  if (!removed) throw notFound(GROUP_MESSAGES.memberNotFound);
   if (leaving) return { message: GROUP_MESSAGES.leftGroup };
   return { message: GROUP_MESSAGES.memberRemoved, group: await detail(deps, viewer, group) };
 }
@@ -321,7 +354,12 @@ export async function setPostGroups(
   if (groupIds.some((id) => !allowed.has(id))) throw badRequest(GROUP_MESSAGES.notGroupMember);
   try {
     return await deps.db.transaction(async (tx) => {
-      await repo.replacePostGroups(tx, postId, viewer.userId, groupIds);
+      const changed = await repo.replacePostGroups(tx, postId, viewer.userId, groupIds);
+      // The members of the groups it is newly shared with are told; unsharing takes back what was said.
+      await notifications.notifyGroupShare(tx, postId, viewer.userId, changed.added);
+      for (const groupId of changed.removed) {
+        await notifications.removeNotifications(tx, { type: 'group_share', postId, groupId });
+      }
       return { groupIds: await repo.listPostGroupIds(tx, postId) };
     });
   } catch (err) {

@@ -11,7 +11,7 @@ import { badRequest, forbidden, notFound } from '../../lib/http-errors.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { findPostAccess } from '../social/social.repository.ts';
 import { getPostView, type PostViewOptions } from './post-view.ts';
-import { earlierVersions, editOwnPost, type PostText } from './posts.repository.ts';
+import { earlierVersions, editOwnPost, type PostEdit } from './posts.repository.ts';
 
 export interface EditDeps extends PostViewOptions {
   db: Database;
@@ -21,8 +21,9 @@ export interface EditDeps extends PostViewOptions {
 const postIdOf = (rawPostId: string) => (isUuid(rawPostId) ? rawPostId.toLowerCase() : null);
 
 /**
- * The owner changes caption, cat name or description (issue 24). The version it replaces is kept for
- * the history; an edit that changes nothing stores no version and leaves the post unmarked. Others who
+ * The owner changes caption, cat name or description (issue 24), or where the picture was taken
+ * (issue 26). The text it replaces is kept for the history; an edit that changes nothing stores no
+ * version and leaves the post unmarked. Others who
  * can see the post are told it is not theirs; for those who cannot (blocked, hidden, unknown, trashed)
  * it does not exist.
  */
@@ -37,14 +38,28 @@ export async function editPost(
   if (!postId) throw notFound(EDIT_MESSAGES.postNotFound);
   // The route validated the body already; parsing again keeps the service safe for other callers.
   const fields = editPostRequestSchema.parse(body);
-  if (fields.caption === undefined && fields.catName === undefined && fields.altText === undefined) {
+  if (
+    fields.caption === undefined &&
+    fields.catName === undefined &&
+    fields.altText === undefined &&
+    fields.latitude === undefined
+  ) {
     throw badRequest(EDIT_MESSAGES.nothingToChange);
   }
-  const changes: Partial<PostText> = {
+  const changes: PostEdit = {
     ...(fields.caption !== undefined ? { caption: fields.caption } : {}),
     // Empty clears: the card then shows no name, and the image its generated alt text.
     ...(fields.catName !== undefined ? { catName: fields.catName || null } : {}),
     ...(fields.altText !== undefined ? { altText: fields.altText || null } : {}),
+    // The schema let through both coordinates or neither: numbers move the post, nulls remove its place.
+    ...(fields.latitude !== undefined && fields.longitude !== undefined
+      ? {
+          location:
+            fields.latitude === null || fields.longitude === null
+              ? null
+              : { latitude: fields.latitude, longitude: fields.longitude },
+        }
+      : {}),
   };
   const outcome = await editOwnPost(deps.db, postId, viewer.userId, changes, now);
   if (!outcome) {

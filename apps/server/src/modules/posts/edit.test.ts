@@ -149,7 +149,7 @@ describe('PATCH /api/posts/{postId}', () => {
       [{ altText: 'a'.repeat(ALT_TEXT_MAX + 1), caption: 'Fine' }, 'Description is at most 1500 characters'],
       [{ catName: 'a'.repeat(41) }, 'Cat name is at most 40 characters'],
       [{ caption: 'Bell\u0007' }, 'Caption contains invalid characters'],
-      [{}, 'Send a caption, a cat name or a description to change'],
+      [{}, 'Send a caption, a cat name, a description or a location to change'],
     ] as const;
     for (const [body, message] of refusals) {
       const res = await edit(own, post._id, body);

@@ -4,6 +4,7 @@ import { badRequest } from '../../lib/http-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
+import { hiddenByHome } from '../cats/cat-place.ts';
 import { locationFor } from '../location/location-rule.ts';
 import {
   selectVisiblePosts,
@@ -50,6 +51,7 @@ export function toPostView(viewer: AuthContext, row: PostViewRow, opts: PostView
     image: { width: row.width, height: row.height, placeholder: row.placeholder, variants },
     caption: row.caption,
     catName: row.catName,
+    cat: linkedCat(viewer, row),
     altText: row.altText,
     greatCat: row.likerIds,
     ...locationFor(viewer, row),
@@ -60,6 +62,22 @@ export function toPostView(viewer: AuthContext, row: PostViewRow, opts: PostView
     editedAt: row.editedAt?.toISOString() ?? null,
     ...(isOwner ? { groupIds: row.groupIds ?? [] } : {}),
   };
+}
+
+/**
+ * The cat the post shows (issue 26). A sighting near a household cat's home keeps its usual place in the
+ * post's own views, but there it does not say which cat it is (except to the cat's caretakers and the
+ * author): the cat and the area of its home are never put together for anyone else (cat-place.ts).
+ */
+function linkedCat(viewer: AuthContext, row: PostViewRow): Post['cat'] {
+  if (!row.linkedCatId || row.linkedCatName === null || row.linkedCatLiving === null) return null;
+  const home = {
+    living: row.linkedCatLiving,
+    homeLatitude: row.linkedCatHomeLatitude,
+    homeLongitude: row.linkedCatHomeLongitude,
+  };
+  if (hiddenByHome(viewer, home, row.viewerCaresForCat, row)) return null;
+  return { _id: row.linkedCatId, name: row.linkedCatName };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,7 +3,16 @@ import { isUuid } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
 import { preparedPerDatabase } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
-import { groupMembers, hiddenPosts, postGroups, postVersions, posts, users } from '../../db/schema/index.ts';
+import {
+  catCaretakers,
+  cats,
+  groupMembers,
+  hiddenPosts,
+  postGroups,
+  postVersions,
+  posts,
+  users,
+} from '../../db/schema/index.ts';
 import { notBlockedWith, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
@@ -23,6 +32,8 @@ export interface PostFilter {
   includeHidden?: boolean;
   /** The viewer's own trashed posts instead of live ones (the trash; with postIds). */
   trashed?: boolean;
+  /** One cat's sightings (issue 26): posts linked to it, on posts_cat_timeline_idx. */
+  catId?: string;
 }
 
 /** Keyset position: the last row of the previous page. createdAt keeps PostgreSQL's microseconds. */
@@ -65,6 +76,15 @@ export interface PostViewRow {
   groupIds: string[] | null;
   /** The viewer belongs to a group the post is shared with (location-rule.ts: they may see it exactly). */
   sharedWithViewer: boolean;
+  /** The cat the post is linked to (issue 26), or null. */
+  linkedCatId: string | null;
+  linkedCatName: string | null;
+  /** That cat's living and home point (cat-place.ts: a household cat's home stays unknown). */
+  linkedCatLiving: string | null;
+  linkedCatHomeLatitude: number | null;
+  linkedCatHomeLongitude: number | null;
+  /** The viewer cares for that cat. */
+  viewerCaresForCat: boolean;
 }
 
 /**
@@ -84,7 +104,7 @@ export async function selectVisiblePosts(
   paging: PostPaging,
 ): Promise<PostViewRow[]> {
   // A malformed id matches nothing (and must not reach PostgreSQL's uuid parser as a 500).
-  const ids = [viewerId, filter.authorId, filter.groupId, ...(filter.postIds ?? [])];
+  const ids = [viewerId, filter.authorId, filter.groupId, filter.catId, ...(filter.postIds ?? [])];
   if (ids.some((id) => id !== undefined && !isUuid(id))) return [];
   const rows = await preparedVisiblePosts(db, filter, paging).execute(
     placeholderValues(viewerId, filter, paging),
@@ -112,6 +132,7 @@ type VisiblePostsValues = {
   viewerId: string;
   authorId?: string | undefined;
   groupId?: string | undefined;
+  catId?: string | undefined;
   postIds?: readonly string[] | undefined;
   cursorCreatedAt?: string | undefined;
   cursorId?: string | undefined;
@@ -124,6 +145,7 @@ function placeholderValues(viewerId: string, filter: PostFilter, paging: PostPag
     viewerId,
     authorId: filter.authorId,
     groupId: filter.groupId,
+    catId: filter.catId,
     postIds: filter.postIds,
     cursorCreatedAt: paging.cursor?.createdAt,
     cursorId: paging.cursor?.id,
@@ -147,6 +169,7 @@ function preparedVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagi
     filter.postIds ? 'i' : '',
     filter.includeHidden ? 'h' : '',
     filter.trashed ? 't' : '',
+    filter.catId ? 'k' : '',
     paging.cursor ? 'c' : '',
     usesOffset(paging) ? 'o' : '',
     filter.postIds ? '' : `_${paging.limit}`,
@@ -195,6 +218,14 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
   ];
   if (filter.authorId) conditions.push(sql`${posts.userId} = ${bind('authorId')}`);
   if (filter.postIds) conditions.push(sql`${posts.id} = any(${bind('postIds')}::uuid[])`);
+  if (filter.catId) {
+    // A household cat's sightings near its home are linked to it for its caretakers and each
+    // sighting's author only (migration 0018).
+    conditions.push(sql`${posts.catId} = ${bind('catId')}`);
+    conditions.push(
+      sql`not sighting_kept_from(${posts.catId}, ${posts.userId}, ${posts.latitude}, ${posts.longitude}, ${viewer})`,
+    );
+  }
   if (filter.groupId) {
     const group = bind('groupId');
     conditions.push(
@@ -264,10 +295,21 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
         (select coalesce(string_agg(pg.group_id::text, ',' order by pg.shared_at, pg.group_id), '')
           from post_groups pg where pg.post_id = ${posts.id}) end`,
         sharedWithViewer: sql<boolean>`${sharedWithMember(viewer, posts.id)}`.mapWith(Boolean),
+        linkedCatId: cats.id,
+        linkedCatName: cats.name,
+        linkedCatLiving: cats.living,
+        linkedCatHomeLatitude: cats.homeLatitude,
+        linkedCatHomeLongitude: cats.homeLongitude,
+        // Asked only of posts linked to a household cat with a home point (a primary-key lookup).
+        viewerCaresForCat:
+          sql<boolean>`case when ${cats.homeLatitude} is not null and ${cats.living} = 'household'
+          then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = ${cats.id} and vcc.user_id = ${viewer})
+          else false end`.mapWith(Boolean),
       })
       .from(page)
       .innerJoin(posts, eq(posts.id, page.id))
       .innerJoin(users, eq(users.id, posts.userId))
+      .leftJoin(cats, eq(cats.id, posts.catId))
       // Sorts the page's rows only (at most limit + 1).
       .orderBy(sql`${page.createdAt} desc nulls last`, sql`${page.id} desc nulls last`)
   );
@@ -284,7 +326,8 @@ const isWholeFeed = (filter: PostFilter) =>
   !filter.located &&
   !filter.postIds &&
   !filter.includeHidden &&
-  !filter.trashed;
+  !filter.trashed &&
+  !filter.catId;
 
 /**
  * A deep page of the whole feed by page number (`/feed/200` skips 3,980 posts) without testing every
@@ -436,9 +479,37 @@ export interface PostText {
   altText: string | null;
 }
 
+/** Where the picture was taken, as the owner sets it in an edit; null removes it. */
+export type PostPlace = { latitude: number; longitude: number } | null;
+
+export interface PostEdit extends Partial<PostText> {
+  /** Left out: the location stays as it is. */
+  location?: PostPlace;
+}
+
 /**
- * Applies the owner's edit to their live post and keeps the version it replaces, in one transaction:
- * the post row is locked first, so two edits at once number their versions one after the other.
+ * exifData without the photo's own GPS (the Spot screen sends it there too). It is never served, but a
+ * place the owner removed or corrected should be gone from the database, not kept in a copy.
+ */
+const GPS_KEY = /^(latitude|longitude|gps)/i;
+function withoutGps(exifData: string | null): string | null {
+  if (exifData === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(exifData);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return exifData;
+    return JSON.stringify(Object.fromEntries(Object.entries(parsed).filter(([key]) => !GPS_KEY.test(key))));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Applies the owner's edit to their live post, in one transaction: the post row is locked first, so
+ * two edits at once number their versions one after the other. A change of text keeps the version it
+ * replaces and marks the post edited; a change of place moves the post (the explore map's change log
+ * follows from the row's trigger, in the same transaction) without a version: the history is read by
+ * everyone who sees the post and may never hold an exact place. Removing the place also switches the
+ * location off, so that a place set later is shown only when the owner switches it on again.
  * 'unchanged' when the edit changes nothing (no version is stored), null when the post is not the
  * owner's live post.
  */
@@ -446,7 +517,7 @@ export async function editOwnPost(
   db: Database,
   postId: string,
   ownerId: string,
-  changes: Partial<PostText>,
+  changes: PostEdit,
   now: Date,
 ): Promise<'edited' | 'unchanged' | null> {
   return db.transaction(async (tx) => {
@@ -455,6 +526,9 @@ export async function editOwnPost(
         caption: posts.caption,
         catName: posts.catName,
         altText: posts.altText,
+        latitude: posts.latitude,
+        longitude: posts.longitude,
+        exifData: posts.exifData,
         createdAt: posts.createdAt,
         editedAt: posts.editedAt,
       })
@@ -467,28 +541,44 @@ export async function editOwnPost(
       catName: changes.catName === undefined ? current.catName : changes.catName,
       altText: changes.altText === undefined ? current.altText : changes.altText,
     };
-    if (
-      next.caption === current.caption &&
-      next.catName === current.catName &&
-      next.altText === current.altText
-    ) {
-      return 'unchanged';
+    const textChanged =
+      next.caption !== current.caption ||
+      next.catName !== current.catName ||
+      next.altText !== current.altText;
+    const place = changes.location;
+    const placeChanged =
+      place !== undefined &&
+      (place === null
+        ? current.latitude !== null
+        : place.latitude !== current.latitude || place.longitude !== current.longitude);
+    if (!textChanged && !placeChanged) return 'unchanged';
+    if (textChanged) {
+      const [last] = await tx
+        .select({ version: sql<number>`coalesce(max(${postVersions.version}), 0)`.mapWith(Number) })
+        .from(postVersions)
+        .where(eq(postVersions.postId, postId));
+      await tx.insert(postVersions).values({
+        postId,
+        version: (last?.version ?? 0) + 1,
+        caption: current.caption,
+        catName: current.catName,
+        altText: current.altText,
+        createdAt: current.editedAt ?? current.createdAt,
+      });
     }
-    const [last] = await tx
-      .select({ version: sql<number>`coalesce(max(${postVersions.version}), 0)`.mapWith(Number) })
-      .from(postVersions)
-      .where(eq(postVersions.postId, postId));
-    await tx.insert(postVersions).values({
-      postId,
-      version: (last?.version ?? 0) + 1,
-      caption: current.caption,
-      catName: current.catName,
-      altText: current.altText,
-      createdAt: current.editedAt ?? current.createdAt,
-    });
     await tx
       .update(posts)
-      .set({ ...next, editedAt: now })
+      .set({
+        ...(textChanged ? { ...next, editedAt: now } : {}),
+        ...(placeChanged
+          ? {
+              latitude: place?.latitude ?? null,
+              longitude: place?.longitude ?? null,
+              exifData: withoutGps(current.exifData),
+              ...(place === null ? { showLocation: false } : {}),
+            }
+          : {}),
+      })
       .where(eq(posts.id, postId));
     return 'edited';
   });

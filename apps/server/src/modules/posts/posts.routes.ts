@@ -241,7 +241,8 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // Edits (issue 24): the owner changes the text; every earlier version stays readable.
+  // Edits (issue 24): the owner changes the text, every earlier version stays readable; and the place
+  // (issue 26), which keeps no versions: the history is public to the post's viewers.
   app.patch(
     '/posts/:postId',
     {
@@ -249,7 +250,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['posts'],
         summary:
-          "Edit one's own post: caption, cat name and description (alt text); empty clears the last two",
+          "Edit one's own post: caption, cat name, description (alt text) and location; empty clears the name and description, null coordinates the location",
         security,
         params: postIdParams,
         body: editPostRequestSchema,

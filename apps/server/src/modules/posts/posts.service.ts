@@ -1,4 +1,5 @@
 import {
+  CAT_MESSAGES,
   IMAGE_WIDTHS,
   createPostFieldsSchema,
   isUuid,
@@ -15,6 +16,8 @@ import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { getPostView } from './post-view.ts';
 import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
+import { notifyGroupShare } from '../notifications/notifications.repository.ts';
+import { catForNewPost, isPostCatViolation } from '../cats/cats.service.ts';
 import { insertPost, shareWithMemberGroups, type NewPost } from './posts.repository.ts';
 
 export const POST_CREATED_MESSAGE = 'Post created';
@@ -103,6 +106,8 @@ export async function createPost(
   const fields = parsed.data;
   if (!file || byteLength(file) === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
   const requestedGroups = parseGroupIds(fields.groupIds);
+  // Before any file is stored: an unknown cat is refused with nothing written (issue 26).
+  const catId = fields.catId === undefined ? null : await catForNewPost(deps.db, fields.catId);
 
   const stored = await storeImageVariants(deps.storage, file, { kind: 'posts', widths: IMAGE_WIDTHS });
   const coordinates = await resolveCoordinates(fields, file);
@@ -121,11 +126,14 @@ export async function createPost(
     height: stored.height,
     placeholder: stored.placeholder,
     exifData: parseExifData(fields.exifData),
+    catId,
   };
   const insert = () =>
     deps.db.transaction(async (tx) => {
       const row = await insertPost(tx, values);
       await shareWithMemberGroups(tx, row.id, viewer.userId, requestedGroups);
+      // The other members of those groups are told in the same transaction (issue 25).
+      await notifyGroupShare(tx, row.id, viewer.userId, requestedGroups);
       return row.id;
     });
 
@@ -140,6 +148,8 @@ export async function createPost(
   } catch (err) {
     // The prefix is new and this post's alone (newMediaPrefix): no other row can point at it.
     await deps.storage.deletePrefix(stored.prefix).catch(() => {});
+    // The cat went meanwhile (its last caretaker's account was deleted): as unknown as it now is.
+    if (isPostCatViolation(err)) throw notFound(CAT_MESSAGES.notFound);
     throw err;
   }
 

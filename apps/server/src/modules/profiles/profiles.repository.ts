@@ -21,8 +21,19 @@ const profileColumns = {
   altTextReminder: users.altTextReminder,
 };
 
-export async function findProfile(ex: Executor, userId: string): Promise<ProfileRow | null> {
-  const [row] = await ex.select(profileColumns).from(users).where(eq(users.id, userId));
+/** The caller's own profile: with the home area of Settings (issue 26), which nobody else is answered. */
+export async function findProfile(
+  ex: Executor,
+  userId: string,
+): Promise<(ProfileRow & { homeAreaLatitude: number | null; homeAreaLongitude: number | null }) | null> {
+  const [row] = await ex
+    .select({
+      ...profileColumns,
+      homeAreaLatitude: users.homeAreaLatitude,
+      homeAreaLongitude: users.homeAreaLongitude,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
   return row ?? null;
 }
 

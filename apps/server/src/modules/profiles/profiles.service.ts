@@ -31,6 +31,10 @@ export async function getMyProfile(deps: ProfilesDeps, viewer: AuthContext): Pro
     email: row.email,
     exactPublicLocation: row.exactPublicLocation,
     altTextReminder: row.altTextReminder,
+    homeArea:
+      row.homeAreaLatitude !== null && row.homeAreaLongitude !== null
+        ? { latitude: row.homeAreaLatitude, longitude: row.homeAreaLongitude }
+        : null,
     isDemo: viewer.isDemo,
   };
 }

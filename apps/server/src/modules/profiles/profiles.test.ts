@@ -83,6 +83,7 @@ describe('profiles', () => {
         email: alice.email,
         exactPublicLocation: false,
         altTextReminder: true,
+        homeArea: null,
         isDemo: false,
       });
     });
@@ -95,6 +96,7 @@ describe('profiles', () => {
         email: DEMO_EMAIL,
         exactPublicLocation: false,
         altTextReminder: true,
+        homeArea: null,
         isDemo: true,
       });
     });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../../src/db/client.ts';
 import { exportsSettled } from './exports.ts';
 import type { ApiRoute } from './routes.ts';
@@ -16,6 +16,7 @@ export function baselineParams(route: ApiRoute, w: World): Record<string, string
     postId: del ? w.bPost._id : w.aPost._id,
     commentId: del ? w.bComment : w.aComment,
     groupId: del ? w.bGroup._id : w.aGroup._id,
+    catId: del ? w.bCat : w.aCat,
     userId: w.b.user.id,
     userid: w.b.user.id,
     page: '1',
@@ -51,6 +52,21 @@ export function baselineBody(route: ApiRoute, w: World): Record<string, unknown>
       return { submitData: w.bGroup.code };
     case 'PUT /api/posts/:postId/groups':
       return { groupIds: [w.aGroup._id] };
+    case 'POST /api/notifications/push/subscriptions': {
+      // A browser's real keys, on a browser push service's host: nobody here is ever told anything.
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      return {
+        endpoint: `https://fcm.googleapis.com/fcm/send/hostile-${randomUUID()}`,
+        expirationTime: null,
+        keys: {
+          p256dh: ecdh.getPublicKey().toString('base64url'),
+          auth: randomBytes(16).toString('base64url'),
+        },
+      };
+    }
+    case 'DELETE /api/notifications/push/subscriptions':
+      return { endpoint: 'https://fcm.googleapis.com/fcm/send/hostile' };
     default: {
       const example = exampleFor(route.body ?? { type: 'object' });
       return example && typeof example === 'object' && !Array.isArray(example)

@@ -27,15 +27,20 @@ export interface ApiRoute {
   /** JSON request body, or null when the route declares none. */
   body: JsonSchema | null;
   multipart: boolean;
-  /** Declares bearer security in the OpenAPI document. */
+  /** Declares security in the OpenAPI document (a bearer token, or a stream ticket). */
   secured: boolean;
+  /**
+   * Takes a stream ticket in its query (the notification stream, which EventSource opens without
+   * headers): the document lists the ticket under security, not among the query parameters.
+   */
+  ticket: boolean;
 }
 
 interface OpenApiOperation {
   parameters?: { in: string; name: string; schema: JsonSchema }[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   consumes?: string[];
-  security?: unknown[];
+  security?: Record<string, unknown>[];
 }
 
 /**
@@ -66,6 +71,7 @@ export function apiRoutes(app: FastifyInstance): ApiRoute[] {
         body: content['application/json']?.schema ?? null,
         multipart,
         secured: (op.security ?? []).length > 0,
+        ticket: (op.security ?? []).some((scheme) => 'streamTicket' in scheme),
       });
     }
   }

@@ -112,6 +112,22 @@ export interface World {
   bComment: string;
   aGroup: { _id: string; code: string };
   bGroup: { _id: string; code: string };
+  /** Cats whose sightings are aPost and bPost (issue 26), made by a and b. */
+  aCat: string;
+  bCat: string;
+}
+
+/** A cat made through the API by `headers`' user, with their post as its first sighting. */
+export async function createCatOf(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  name: string,
+  postId: string,
+): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/cats', headers, payload: { name, postId } });
+  if (res.statusCode !== 201 && res.statusCode !== 200)
+    throw new Error(`createCat: ${res.statusCode} ${res.body}`);
+  return (res.json() as { cat: { _id: string } }).cat._id;
 }
 
 export async function buildWorld(t: TestApp): Promise<World> {
@@ -122,5 +138,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const bComment = await addComment(t.app, b.headers, bPost._id, 'Mine too');
   const aGroup = await createGroup(t.app, a.headers, 'A street');
   const bGroup = await createGroup(t.app, b.headers, 'B street');
-  return { a, b, c, aPost, bPost, aComment, bComment, aGroup, bGroup };
+  const aCat = await createCatOf(t.app, a.headers, 'Luna', aPost._id);
+  const bCat = await createCatOf(t.app, b.headers, 'Tom', bPost._id);
+  return { a, b, c, aPost, bPost, aComment, bComment, aGroup, bGroup, aCat, bCat };
 }

@@ -41,7 +41,11 @@ export function RootLayout() {
       return;
     }
     const main = mainRef.current;
-    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+    // Nor when the person has already opened a menu in the bar (a slow screen can finish loading after
+    // the first tap on 'Profile'): taking focus would close it under their finger.
+    const active = document.activeElement;
+    if (active?.closest('[aria-expanded="true"], .dropdown__panel:not([hidden])')) return;
+    if (main && !main.contains(active)) main.focus({ preventScroll: true });
   }, [pathname]);
 
   return (

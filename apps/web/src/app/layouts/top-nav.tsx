@@ -12,7 +12,10 @@ import {
   SettingsIcon,
   UserIcon,
 } from '../../components/icons.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
 import { useMyProfile } from '../../lib/my-profile.ts';
+import { useNotificationStream } from '../../lib/notification-stream.ts';
+import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useLogout } from '../use-logout.ts';
 import './top-nav.css';
 
@@ -27,11 +30,15 @@ const TABS = [
  * Loaded on its own with the query cache (root-layout.tsx): the landing page's JavaScript stays small.
  * The visitors' navigation is in visitor-nav.tsx.
  *
- * Spec section 2, top navigation for members: four sections and the Profile dropdown, which is
- * highlighted on /profile/*. On phones the same list becomes a bottom tab bar (CSS only).
+ * Spec section 2, top navigation for members: four sections, the notification bell (issue 25) and the
+ * Profile dropdown, which is highlighted on /profile/*. On phones the same list becomes a bottom tab
+ * bar (CSS only). It is on screen whenever someone is signed in, so it holds the live notification
+ * stream, which closes when it goes (logout).
  */
 export function MemberNav() {
   const { pathname } = useLocation();
+  const { userId } = useAuth();
+  useNotificationStream(userId);
   const logout = useLogout();
   const profile = useMyProfile();
   const avatarUrl = profile.data?.avatarUrl ?? profile.data?.profilePicUrl;
@@ -47,6 +54,9 @@ export function MemberNav() {
             </NavLink>
           </li>
         ))}
+        <li>
+          <NotificationBell className="member-nav__tab" />
+        </li>
         <li>
           <Dropdown
             className="member-nav__profile"

@@ -1,22 +1,49 @@
 import { useId, useState } from 'react';
 import type { Post } from '@cats/contracts';
+import { Button } from '../button.tsx';
 import { GroupsIcon } from '../icons.tsx';
+import { Modal } from '../modal.tsx';
 import { errorMessage, isDemoRefusal } from '../post/api/errors.ts';
 import { DemoModal } from '../post/post-modal.tsx';
 import { useSharePost } from './api/share-post.ts';
 import { GroupSharePicker } from './group-share-picker.tsx';
 
 /**
- * Share or unshare an existing own post with groups (the own profile's pictures, issue 7 point 4).
- * Each tick saves at once; the server's answer becomes the post's groupIds.
+ * The groups an existing own post is shared with, as ticks (issue 7 point 4). Each tick saves at once;
+ * the server's answer becomes the post's groupIds in every cached list, so `post` follows it.
  */
+function PostGroupSharePicker({ post, legend }: { post: Post; legend?: string }) {
+  const [demo, setDemo] = useState(false);
+  const share = useSharePost();
+  return (
+    <>
+      <GroupSharePicker
+        // While a tick saves it shows as asked; then as the server has it (a failed save unticks again).
+        selected={share.isPending ? share.variables.groupIds : (post.groupIds ?? [])}
+        disabled={share.isPending}
+        legend={legend}
+        onChange={(groupIds) =>
+          share.mutate(
+            { postId: post._id, groupIds },
+            { onError: (err) => (isDemoRefusal(err) ? setDemo(true) : undefined) },
+          )
+        }
+      />
+      {share.isError && !isDemoRefusal(share.error) && (
+        <p className="post-group-share__error" role="alert">
+          {errorMessage(share.error)}
+        </p>
+      )}
+      <DemoModal open={demo} onClose={() => setDemo(false)} />
+    </>
+  );
+}
+
+/** On the own profile's cards: says how widely a picture is shared and opens the ticks in place. */
 export function PostGroupShare({ post }: { post: Post }) {
   const [open, setOpen] = useState(false);
-  const [demo, setDemo] = useState(false);
   const panelId = useId();
-  const share = useSharePost();
-  const current = post.groupIds ?? [];
-  const count = current.length;
+  const count = post.groupIds?.length ?? 0;
 
   return (
     <div className="post-group-share">
@@ -34,24 +61,26 @@ export function PostGroupShare({ post }: { post: Post }) {
       </button>
       {open && (
         <div id={panelId} className="post-group-share__panel">
-          <GroupSharePicker
-            selected={current}
-            disabled={share.isPending}
-            onChange={(groupIds) =>
-              share.mutate(
-                { postId: post._id, groupIds },
-                { onError: (err) => (isDemoRefusal(err) ? setDemo(true) : undefined) },
-              )
-            }
-          />
-          {share.isError && !isDemoRefusal(share.error) && (
-            <p className="post-group-share__error" role="alert">
-              {errorMessage(share.error)}
-            </p>
-          )}
+          <PostGroupSharePicker post={post} />
         </div>
       )}
-      <DemoModal open={demo} onClose={() => setDemo(false)} />
     </div>
+  );
+}
+
+/** The own-post menu's 'Share with groups' (issue 24): the same ticks, in a dialog, from any list. */
+export function ShareWithGroupsDialog({ post, onClose }: { post: Post; onClose: () => void }) {
+  return (
+    <Modal
+      title="Share with groups"
+      onClose={onClose}
+      actions={
+        <Button variant="primary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
+      <PostGroupSharePicker post={post} legend="Your groups" />
+    </Modal>
   );
 }

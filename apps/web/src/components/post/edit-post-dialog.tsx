@@ -4,8 +4,10 @@ import { Button, buttonClass } from '../button.tsx';
 import { CountedTextarea } from '../counted-textarea.tsx';
 import { TextField } from '../form-field.tsx';
 import { Modal } from '../modal.tsx';
+import { LocationChooser, type ChosenLocation } from '../location-picker/location-chooser.tsx';
 import { useEditPost } from './api/edit-post.ts';
 import { errorMessage, isDemoRefusal } from './api/errors.ts';
+import { hasGps } from './location-toggle.tsx';
 
 interface EditPostDialogProps {
   post: Post;
@@ -17,12 +19,23 @@ interface EditPostDialogProps {
 /**
  * Edit one's own post (issue 24): caption, cat name and description. Only what changed is sent; the
  * server keeps the version it replaces, and the card shows 'edited'. Refusals stay in the dialog.
+ * Issue 26: the place too, set, corrected or removed with the Spot screen's picker (no version of a
+ * place is kept, and a post gets no 'edited' mark for it: the history is public).
  */
 export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogProps) {
   const [caption, setCaption] = useState(post.caption);
   const [catName, setCatName] = useState(post.catName ?? '');
   const [altText, setAltText] = useState(post.altText ?? '');
   const [failure, setFailure] = useState<string | null>(null);
+  // The owner's own post: the exact place.
+  const [saved] = useState<ChosenLocation | null>(() =>
+    hasGps(post) ? { latitude: post.latitude!, longitude: post.longitude!, source: 'saved' } : null,
+  );
+  const [location, setLocation] = useState<ChosenLocation | null>(saved);
+  const placeChanged =
+    location === null
+      ? saved !== null
+      : saved === null || location.latitude !== saved.latitude || location.longitude !== saved.longitude;
   const edit = useEditPost(post._id);
 
   const submit = (e: FormEvent) => {
@@ -32,6 +45,9 @@ export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogP
       ...(caption !== post.caption ? { caption } : {}),
       ...(catName !== (post.catName ?? '') ? { catName } : {}),
       ...(altText !== (post.altText ?? '') ? { altText } : {}),
+      ...(placeChanged
+        ? { latitude: location?.latitude ?? null, longitude: location?.longitude ?? null }
+        : {}),
     };
     if (Object.keys(changes).length === 0) {
       onClose();
@@ -97,6 +113,31 @@ export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogP
           value={altText}
           onChange={(e) => setAltText(e.target.value)}
         />
+        <fieldset className="edit-post-dialog__location">
+          <legend>Location</legend>
+          <LocationChooser
+            value={location}
+            onChange={setLocation}
+            removable
+            disabled={edit.isPending}
+            emptyMessage={<p className="edit-post-dialog__no-location">This picture has no location.</p>}
+          />
+          {placeChanged &&
+            (location === null ? (
+              <p className="edit-post-dialog__location-note">
+                Saving removes the location from this picture and from every map.
+              </p>
+            ) : post.showLocation && saved !== null ? (
+              <p className="edit-post-dialog__location-note">
+                Your location is switched on for this picture, so the maps will show the new place once you
+                save.
+              </p>
+            ) : (
+              <p className="edit-post-dialog__location-note">
+                Only you will see this location until you switch it on for the map.
+              </p>
+            ))}
+        </fieldset>
         {failure && (
           <p className="notice notice--error" role="alert">
             {failure}

@@ -17,6 +17,8 @@ interface InfiniteListProps<T> {
   fetchNextPage: () => unknown;
   /** Shown under the list once every page is loaded. */
   endMessage?: ReactNode;
+  /** Shown while the next page loads. */
+  loadingMessage?: ReactNode;
   className?: string;
   label?: string;
 }
@@ -33,6 +35,7 @@ export function InfiniteList<T>({
   isFetchingNextPage,
   fetchNextPage,
   endMessage,
+  loadingMessage = 'Loading more cats...',
   className,
   label,
 }: InfiniteListProps<T>) {
@@ -80,7 +83,7 @@ export function InfiniteList<T>({
       </ul>
       {isFetchingNextPage && (
         <p className="infinite-list__status" role="status">
-          Loading more cats...
+          {loadingMessage}
         </p>
       )}
       {!hasNextPage && items.length > 0 && endMessage && (

@@ -2,27 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import type { LikersResponse, Post } from '@cats/contracts';
+import type { LikersResponse } from '@cats/contracts';
 import { authStore } from '../../lib/auth-store.ts';
 import { LikeButton } from './like-button.tsx';
+import { testPost } from './test-post.ts';
 
-const base: Post = {
-  _id: 'p1',
-  user: { _id: 'author', username: 'author' },
-  imageUrl: '',
-  image: { width: 1, height: 1, placeholder: '', variants: {} },
-  caption: '',
-  catName: null,
-  altText: null,
-  greatCat: ['someone'],
-  latitude: null,
-  longitude: null,
-  showLocation: false,
-  locationPrecision: null,
-  commentCount: 0,
-  createdAt: '2024-01-01T00:00:00Z',
-  editedAt: null,
-};
+const base = testPost('p1', { greatCat: ['someone'] });
 
 /** A list screen in miniature: the card re-renders from the cache. */
 function Harness() {

@@ -9,21 +9,25 @@ export const LOCATION_TOOLTIPS = {
   deactivate: 'Deactivate to hide location on map',
 } as const;
 
+/** Whether the post has coordinates to show at all (spec: 'No GPS data available' otherwise). */
+export const hasGps = (post: Pick<Post, 'latitude' | 'longitude'>): boolean =>
+  Number.isFinite(post.latitude) && Number.isFinite(post.longitude);
+
 /** Own posts only (spec section 6): shows or hides the post's location on the map. */
 export function LocationToggle({ post }: { post: Post }) {
   const toggle = useToggleLocation();
   const tooltipId = useId();
-  const hasGps = Number.isFinite(post.latitude) && Number.isFinite(post.longitude);
-  const tooltip = !hasGps
+  const located = hasGps(post);
+  const tooltip = !located
     ? LOCATION_TOOLTIPS.missing
     : post.showLocation
       ? LOCATION_TOOLTIPS.deactivate
       : LOCATION_TOOLTIPS.activate;
-  const on = hasGps && post.showLocation;
+  const on = located && post.showLocation;
   return (
     // The wrapper shows the tooltip on hover and focus; a disabled button takes no focus or pointer
     // events itself, so then the wrapper becomes focusable to let keyboard and touch users read why.
-    <span className="post-location" tabIndex={hasGps ? undefined : 0}>
+    <span className="post-location" tabIndex={located ? undefined : 0}>
       <button
         type="button"
         role="switch"
@@ -31,7 +35,7 @@ export function LocationToggle({ post }: { post: Post }) {
         aria-checked={on}
         aria-label="Location on map"
         aria-describedby={tooltipId}
-        disabled={!hasGps || toggle.isPending}
+        disabled={!located || toggle.isPending}
         onClick={() => toggle.mutate(post._id)}
       >
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">

@@ -1,120 +1,91 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import type { Post } from '@cats/contracts';
 import { Button, buttonClass } from '../button.tsx';
+import { ShareWithGroupsDialog } from '../groups/post-group-share.tsx';
 import { DemoDisabledModal } from '../message-modal.tsx';
 import { Modal } from '../modal.tsx';
+import { MenuItem, PopupMenu } from '../popup-menu.tsx';
 import { showToast } from '../toast.tsx';
 import { useDeletePost } from './api/delete-post.ts';
-import { EditPostDialog } from './edit-post-dialog.tsx';
 import { errorMessage, isDemoRefusal } from './api/errors.ts';
+import { useToggleLocation } from './api/toggle-location.ts';
+import { EditPostDialog } from './edit-post-dialog.tsx';
+import { hasGps, LOCATION_TOOLTIPS } from './location-toggle.tsx';
+import { sharePostLink } from './share-post.ts';
+
+// Its own chunk: the cat search and the contracts' validation load when the dialog first opens.
+const WhichCatDialog = lazy(() => import('../cats/which-cat-dialog.tsx'));
 
 /**
- * The popup menu on one's own cards (issue 24): Edit and Delete; Share and the like join it here.
- * Edit opens a dialog for the text. Delete asks first, then moves the picture to the trash, from which
- * it can be restored for 30 days.
+ * The popup menu on one's own cards (issue 24): Edit, Which cat is this? (issue 26), Share, Share with
+ * groups, the location on the map, Delete. Edit and Share with groups open dialogs; the location switches at once (the same call
+ * as the own profile's switch) and a toast says which way; Delete asks first, then moves the picture
+ * to the trash with an Undo.
  */
-export function OwnPostMenu({ post }: { post: Post }) {
-  const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [editing, setEditing] = useState(false);
-  const [demo, setDemo] = useState(false);
+export function OwnPostMenu({ post, onDeleted }: { post: Post; onDeleted?: () => void }) {
+  const [dialog, setDialog] = useState<'edit' | 'cat' | 'delete' | 'groups' | 'demo' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const menuId = useId();
   const remove = useDeletePost();
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (e: PointerEvent) => {
-      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setOpen(false);
-        buttonRef.current?.focus();
-      }
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const location = useToggleLocation();
+  const close = () => setDialog(null);
+  const located = hasGps(post);
 
   const confirmDelete = () => {
     setFailure(null);
     remove.mutate(post._id, {
-      // The card leaves every list with this (useDeletePost), and this menu with it.
-      onSuccess: () =>
-        showToast({
-          message: 'Picture moved to the trash. You can restore it for 30 days.',
-          link: { to: '/profile/trash', label: 'Open trash' },
-        }),
+      // The card leaves every list with this (useDeletePost), and this menu with it; a page of the
+      // post itself (onDeleted) moves elsewhere.
+      onSuccess: () => onDeleted?.(),
       onError: (err) => {
-        if (isDemoRefusal(err)) {
-          setConfirming(false);
-          setDemo(true);
-        } else setFailure(errorMessage(err));
+        if (isDemoRefusal(err)) setDialog('demo');
+        else setFailure(errorMessage(err));
       },
     });
   };
 
+  const toggleLocation = () =>
+    location.mutate(post._id, {
+      onSuccess: ({ updatedPost }) =>
+        showToast({
+          message: updatedPost.showLocation
+            ? 'Location on: this picture shows on the map.'
+            : 'Location off: this picture no longer shows on the map.',
+        }),
+      onError: (err) => {
+        if (isDemoRefusal(err)) setDialog('demo');
+        else showToast({ message: `Could not change the location: ${errorMessage(err)}` });
+      },
+    });
+
   return (
-    <div className="post-menu" ref={rootRef}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="post-menu__button"
-        aria-label="Post options"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-          <circle cx="5" cy="12" r="2" />
-          <circle cx="12" cy="12" r="2" />
-          <circle cx="19" cy="12" r="2" />
-        </svg>
-      </button>
-      {open && (
-        <ul className="post-menu__list" role="menu" id={menuId}>
-          <li role="none">
-            <button
-              type="button"
-              role="menuitem"
-              autoFocus
-              onClick={() => {
-                setOpen(false);
-                setEditing(true);
-              }}
-            >
-              Edit
-            </button>
-          </li>
-          <li role="none">
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                setOpen(false);
-                setFailure(null);
-                setConfirming(true);
-              }}
-            >
-              Delete
-            </button>
-          </li>
-        </ul>
-      )}
-      {confirming && (
+    <>
+      <PopupMenu label="Post options">
+        <MenuItem onSelect={() => setDialog('edit')}>Edit</MenuItem>
+        <MenuItem onSelect={() => setDialog('cat')}>Which cat is this?</MenuItem>
+        <MenuItem onSelect={() => void sharePostLink(post)}>Share</MenuItem>
+        <MenuItem onSelect={() => setDialog('groups')}>Share with groups</MenuItem>
+        <MenuItem
+          onSelect={toggleLocation}
+          disabled={!located || location.isPending}
+          hint={located ? undefined : LOCATION_TOOLTIPS.missing}
+        >
+          {located && post.showLocation ? 'Hide location on map' : 'Show location on map'}
+        </MenuItem>
+        <MenuItem
+          onSelect={() => {
+            setFailure(null);
+            setDialog('delete');
+          }}
+        >
+          Delete
+        </MenuItem>
+      </PopupMenu>
+      {dialog === 'delete' && (
         <Modal
           role="alertdialog"
           title="Delete this picture?"
-          onClose={() => setConfirming(false)}
+          onClose={close}
           dismissible={!remove.isPending}
           // Cancel first: Enter never deletes by accident.
           initialFocusRef={cancelRef}
@@ -125,7 +96,7 @@ export function OwnPostMenu({ post }: { post: Post }) {
                 type="button"
                 className={buttonClass('secondary')}
                 disabled={remove.isPending}
-                onClick={() => setConfirming(false)}
+                onClick={close}
               >
                 Cancel
               </button>
@@ -146,10 +117,16 @@ export function OwnPostMenu({ post }: { post: Post }) {
           )}
         </Modal>
       )}
-      {editing && (
-        <EditPostDialog post={post} onClose={() => setEditing(false)} onDemoRefused={() => setDemo(true)} />
+      {dialog === 'edit' && (
+        <EditPostDialog post={post} onClose={close} onDemoRefused={() => setDialog('demo')} />
       )}
-      {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
-    </div>
+      {dialog === 'cat' && (
+        <Suspense fallback={null}>
+          <WhichCatDialog post={post} onClose={close} onDemoRefused={() => setDialog('demo')} />
+        </Suspense>
+      )}
+      {dialog === 'groups' && <ShareWithGroupsDialog post={post} onClose={close} />}
+      {dialog === 'demo' && <DemoDisabledModal onClose={close} />}
+    </>
   );
 }

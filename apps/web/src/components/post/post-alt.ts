@@ -1,9 +1,16 @@
 import type { Post } from '@cats/contracts';
 
+/** The fields naming a picture; `cat` where the list has it (the linked cat's name wins, issue 26). */
+type Named = Pick<Post, 'catName' | 'user'> & { cat?: Post['cat'] };
+
+/** The name of the cat a picture shows: the linked cat's, else the author's free text. */
+export const catNameOf = (post: Named): string | null => post.cat?.name ?? post.catName;
+
 /** The post's short name, generated: the card's accessible name, and the image's alt when no description. */
-export const postLabel = (post: Pick<Post, 'catName' | 'user'>): string =>
-  post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+export const postLabel = (post: Named): string => {
+  const name = catNameOf(post);
+  return name ? `Photo of ${name}` : `Cat photo by ${post.user.username}`;
+};
 
 /** The image's alt everywhere: the author's description when they wrote one (issue 24, "Alt text"). */
-export const imageAlt = (post: Pick<Post, 'catName' | 'user' | 'altText'>): string =>
-  post.altText ?? postLabel(post);
+export const imageAlt = (post: Named & Pick<Post, 'altText'>): string => post.altText ?? postLabel(post);

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { Post } from '@cats/contracts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { Avatar } from '../avatar.tsx';
+import { CatName } from '../cats/cat-name.tsx';
 import { RelativeTime } from '../relative-time.tsx';
 import { AltTextBadge } from './alt-text-badge.tsx';
 import { CommentsPanel } from './comments-panel.tsx';
@@ -57,13 +58,13 @@ export function PostCard({
     <article className="post-card" aria-label={label} data-post-id={post._id}>
       {showAuthor && (
         <header className="post-card__header">
-          <Link to={`/profile/${post.user._id}`} className="post-card__author">
+          <Link to={`/profile/${post.user._id}`} className="post-author">
             <Avatar
               src={post.user.avatarUrl ?? post.user.profilePicUrl}
               size={40}
               className="post-card__avatar"
             />
-            <span className="post-card__username">{post.user.username}</span>
+            <span className="post-author__name">{post.user.username}</span>
           </Link>
           {own ? <OwnPostMenu post={post} /> : <PostMenu post={post} />}
         </header>
@@ -72,7 +73,7 @@ export function PostCard({
         {/* Tapping the photo opens it full size (1600 px), as on the post's own page (issue 24). */}
         <button
           type="button"
-          className="post-card__photo-button"
+          className="post-photo-button"
           aria-label="View full size"
           onClick={() => setFullSize(true)}
         >
@@ -87,14 +88,15 @@ export function PostCard({
         <AltTextBadge altText={post.altText} />
       </div>
       <div className="post-card__body">
-        {(post.catName || post.caption) && (
+        {(post.cat || post.catName || post.caption) && (
           <p className="post-card__caption">
-            {post.catName && <strong className="post-card__cat-name">{post.catName}</strong>}
-            {post.catName && post.caption && ' '}
+            {/* The linked cat's name links to its page (issue 26); else the free-text name, as before. */}
+            <CatName post={post} className="post-card__cat-name" />
+            {(post.cat || post.catName) && post.caption && ' '}
             {post.caption}
           </p>
         )}
-        <div className="post-card__actions">
+        <div className="post-actions">
           <LikeButton post={post} />
           {showComments && (
             <button

@@ -3,6 +3,7 @@ import { thumbHashToAverageRGBA, thumbHashToDataURL } from 'thumbhash';
 import type { PostImage as PostImageData } from '@cats/contracts';
 import { afterNextPaint } from '../../lib/after-paint.ts';
 import { FEED_IMAGE_SIZES, PHONE_WIDTHS, WIDE_QUERY, WIDE_WIDTHS, srcSet } from './image-sources.ts';
+import './post-image.css';
 
 /** Decoded previews by ThumbHash: a card that mounts again (Back to the feed) does not decode again. */
 const decoded = new Map<string, string | undefined>();
@@ -58,13 +59,22 @@ interface PostImageProps {
   /** Layout width of the image, for the browser's choice among variants. */
   sizes?: string;
   eager?: boolean;
+  /** A frame of another shape (a square thumbnail, a cat's cover): the photo fills it, cropped. */
+  aspectRatio?: string;
 }
 
 /**
  * A post's picture: space reserved by width/height, a ThumbHash preview underneath until the real
  * image arrives, and responsive variants so each screen downloads what it needs.
  */
-export function PostImage({ image, fallbackSrc, alt, sizes = FEED_IMAGE_SIZES, eager }: PostImageProps) {
+export function PostImage({
+  image,
+  fallbackSrc,
+  alt,
+  sizes = FEED_IMAGE_SIZES,
+  eager,
+  aspectRatio,
+}: PostImageProps) {
   const [loaded, setLoaded] = useState(false);
   const placeholder = usePlaceholder(image.placeholder);
   const wide = srcSet(image.variants, WIDE_WIDTHS);
@@ -73,7 +83,7 @@ export function PostImage({ image, fallbackSrc, alt, sizes = FEED_IMAGE_SIZES, e
     <div
       className="post-image"
       style={{
-        aspectRatio: `${image.width} / ${image.height}`,
+        aspectRatio: aspectRatio ?? `${image.width} / ${image.height}`,
         backgroundImage: placeholder.url && !loaded ? `url(${placeholder.url})` : undefined,
         backgroundColor: loaded ? undefined : placeholder.color,
       }}

@@ -1,11 +1,11 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Post, UserSummary } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth-store.ts';
 import { showToast } from '../../toast.tsx';
-import { errorMessage } from './errors.ts';
 import { commentKeys } from './query-keys.ts';
 import { removePostsFromCaches } from './post-cache.ts';
+import { undoWith } from './undo.ts';
 
 export const blockUser = (currentUserId: string | null, blockedUser: Post['user'], postId?: string) =>
   api<unknown>('/api/profile/blockUser/', { method: 'PUT', body: { currentUserId, blockedUser, postId } });
@@ -19,17 +19,6 @@ export interface BlockRequest {
   postId?: string;
   /** Called when the toast's Undo has unblocked them (the profile page shows them again). */
   onUndone?: () => void;
-}
-
-/** The toast's Undo: plain calls, as the card that blocked is gone by then. */
-async function undoBlock(queryClient: QueryClient, { user, onUndone }: BlockRequest) {
-  try {
-    await unblockUser(user._id);
-    await queryClient.invalidateQueries();
-    onUndone?.();
-  } catch (err) {
-    showToast({ message: `Could not undo: ${errorMessage(err)}` });
-  }
 }
 
 /**
@@ -46,7 +35,10 @@ export function useBlockUser() {
       void queryClient.invalidateQueries({ queryKey: commentKeys.all });
       showToast({
         message: `You blocked ${request.user.username}.`,
-        action: { label: 'Undo', onAction: () => void undoBlock(queryClient, request) },
+        action: {
+          label: 'Undo',
+          onAction: () => void undoWith(queryClient, () => unblockUser(request.user._id), request.onUndone),
+        },
       });
     },
   });

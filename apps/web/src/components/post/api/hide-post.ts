@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth-store.ts';
 import { showToast } from '../../toast.tsx';
-import { errorMessage } from './errors.ts';
 import { removePostsFromCaches } from './post-cache.ts';
+import { undoWith } from './undo.ts';
 
 export const hidePost = (postId: string, currentUserId: string | null) =>
   api<unknown>(`/api/posts/hidePost/${encodeURIComponent(postId)}`, {
@@ -13,19 +13,6 @@ export const hidePost = (postId: string, currentUserId: string | null) =>
 
 export const unhidePost = (postId: string) =>
   api<unknown>(`/api/posts/hidePost/${encodeURIComponent(postId)}`, { method: 'DELETE' });
-
-/**
- * The toast's Undo. Plain calls, not a mutation hook: the card that hid the post is gone by then, and
- * the toast outlives it.
- */
-async function undoHide(queryClient: QueryClient, postId: string) {
-  try {
-    await unhidePost(postId);
-    await queryClient.invalidateQueries();
-  } catch (err) {
-    showToast({ message: `Could not undo: ${errorMessage(err)}` });
-  }
-}
 
 /**
  * Hides a post for the viewer: it leaves every list at once (spec section 4), and a toast says so with
@@ -40,7 +27,7 @@ export function useHidePost() {
       removePostsFromCaches(queryClient, (p) => p._id === postId);
       showToast({
         message: 'Post hidden. You can find it in Settings, under Hidden pictures.',
-        action: { label: 'Undo', onAction: () => void undoHide(queryClient, postId) },
+        action: { label: 'Undo', onAction: () => void undoWith(queryClient, () => unhidePost(postId)) },
       });
     },
   });

@@ -1,26 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { InfiniteQueryObserver, QueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { PagedPostsResponse, Post } from '@cats/contracts';
+import { testPost } from '../test-post.ts';
 import { findCachedPost, flattenPages, removePostsFromCaches, updatePostInCaches } from './post-cache.ts';
 
-const post = (id: string, author: string, extra: Partial<Post> = {}): Post => ({
-  _id: id,
-  user: { _id: author, username: author },
-  imageUrl: `/media/${id}/800.webp`,
-  image: { width: 800, height: 800, placeholder: '', variants: {} },
-  caption: '',
-  catName: null,
-  altText: null,
-  greatCat: [],
-  latitude: null,
-  longitude: null,
-  showLocation: false,
-  locationPrecision: null,
-  commentCount: 0,
-  createdAt: '2024-01-01T00:00:00Z',
-  editedAt: null,
-  ...extra,
-});
+const post = (id: string, author: string, extra: Partial<Post> = {}): Post =>
+  testPost(id, { user: { _id: author, username: author }, ...extra });
 const page = (posts: Post[]): PagedPostsResponse => ({ posts, info: { next: null, nextCursor: null } });
 
 function seeded() {

@@ -96,7 +96,7 @@ export function findCachedPost(queryClient: QueryClient, postId: string): Post |
 }
 
 /** Flattens an infinite list's pages, keeping the first copy of any post seen twice. */
-export function flattenPages(data: InfiniteData<PagedPostsResponse> | undefined): Post[] {
+export function flattenPages(data: InfiniteData<Pick<PagedPostsResponse, 'posts'>> | undefined): Post[] {
   if (!data) return [];
   const seen = new Set<string>();
   const out: Post[] = [];

@@ -4,4 +4,5 @@ export const accountKeys = {
   blockedUsers: () => [...accountKeys.all, 'blocked-users'] as const,
   hiddenPosts: () => [...accountKeys.all, 'hidden-posts'] as const,
   dataExport: () => [...accountKeys.all, 'data-export'] as const,
+  notificationPreferences: () => [...accountKeys.all, 'notification-preferences'] as const,
 };

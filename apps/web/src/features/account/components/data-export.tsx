@@ -46,7 +46,7 @@ export function DataExport({ onDemoRefused }: { onDemoRefused: () => void }) {
   return (
     <SettingsCard
       title="Your data"
-      description="Download a copy of your profile, your pictures with their exact locations, your comments, likes and groups."
+      description="Download a copy of your profile, your pictures with their exact locations, your comments, likes and groups, your cats, missing-cat alerts and reports, and the cat suggestions and merges you made."
     >
       {() => (
         <>

@@ -27,7 +27,7 @@ export function DeleteAccount({ userId, disabled, onDemoRefused }: Props) {
       onSuccess: async () => {
         // Leave the guarded page first, so that its sign-in guard does not bounce to /login.
         await navigate('/goodbye', { replace: true });
-        await endSession();
+        await endSession({ accountDeleted: true });
         queryClient.clear();
       },
       onError: (err) => {

@@ -12,6 +12,9 @@ import { DataExport } from '../components/data-export.tsx';
 import { DeleteAccount } from '../components/delete-account.tsx';
 import { HiddenPosts } from '../components/hidden-posts.tsx';
 import { LocationPrivacy } from '../components/location-privacy.tsx';
+import { HomeArea } from '../components/home-area.tsx';
+import { NotificationPreferences } from '../components/notification-preferences.tsx';
+import { PushNotifications } from '../components/push-notifications.tsx';
 import { AltTextReminder } from '../components/alt-text-reminder.tsx';
 import { TrashLink } from '../components/trash-link.tsx';
 import { errorText } from '../components/settings-card.tsx';
@@ -70,11 +73,18 @@ export default function SettingsPage() {
             disabled={profile.data.isDemo}
             onDemoRefused={showDemoModal}
           />
+          <HomeArea
+            homeArea={profile.data.homeArea}
+            disabled={profile.data.isDemo}
+            onDemoRefused={showDemoModal}
+          />
           <AltTextReminder
             on={profile.data.altTextReminder}
             disabled={profile.data.isDemo}
             onDemoRefused={showDemoModal}
           />
+          <NotificationPreferences disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
+          <PushNotifications disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <HiddenPosts disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <BlockedUsers disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <TrashLink />

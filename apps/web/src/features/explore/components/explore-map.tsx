@@ -3,19 +3,29 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TileErrorEvent } from 'leaflet';
 import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { useQueryClient } from '@tanstack/react-query';
-import { MAP_MAX_ZOOM, type MapCluster, type MapMarker, type MapViewport } from '@cats/contracts';
+import {
+  MAP_MAX_ZOOM,
+  type MapCluster,
+  type MapMarker,
+  type MapViewport,
+  type MissingAlert,
+} from '@cats/contracts';
 import { usePainted } from '../../../lib/after-paint.ts';
 import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { exploreKeys, useExploreViewport } from '../api/get-explore.ts';
 import { prefetchExplorePost } from '../api/get-explore-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
+import { useMissingMap } from '../api/get-missing-map.ts';
 import { VIEWPORT_DEBOUNCE_MS, markerAlt, toViewport } from '../lib/viewport.ts';
 import { LocateControl } from './locate-control.tsx';
 import { MarkerLayer, type MarkerActions } from './marker-layer.tsx';
+import { MissingPins } from './missing-pins.tsx';
 import { PostDetailDialog, type Selection } from './post-detail-dialog.tsx';
 
 export const LOADING_TEXT = 'Tracking neighbourhood cats...';
+
+const NO_ALERTS: MissingAlert[] = [];
 
 /** A transparent pixel for tiles that fail: the plain background shows instead of a broken image. */
 const BLANK_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
@@ -105,6 +115,7 @@ export default function ExploreMap() {
   const config = useMapConfig();
   const [viewport, setViewport] = useState<MapViewport | null>(null);
   const explore = useExploreViewport(viewport);
+  const missing = useMissingMap(viewport);
   const [selected, setSelected] = useState<Selection | null>(null);
   const queryClient = useQueryClient();
 
@@ -129,6 +140,8 @@ export default function ExploreMap() {
           {explore.data && (
             <Markers markers={explore.data.markers} clusters={explore.data.clusters} onOpen={open} />
           )}
+          {/* Issue 26: the viewport's missing cats, as red pins over the posts. */}
+          <MissingPins alerts={missing.data?.alerts ?? NO_ALERTS} />
           <LocateControl />
         </MapContainer>
       ) : (
@@ -142,6 +155,11 @@ export default function ExploreMap() {
       {explore.isError && (
         <p className="explore-map__status explore-map__status--error" role="alert">
           Error: {errorMessage(explore.error)}
+        </p>
+      )}
+      {explore.data && missing.data?.truncated && (
+        <p className="explore-map__note" role="status">
+          More missing cats are here than the map can show at once. Zoom in to see them all.
         </p>
       )}
       {selected && <PostDetailDialog selection={selected} onClose={close} />}

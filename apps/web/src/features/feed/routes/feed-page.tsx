@@ -1,21 +1,30 @@
 import { Link } from 'react-router';
+import { MISSING_BANNER_SHOWN } from '@cats/contracts';
 import { Button, buttonClass } from '../../../components/button.tsx';
 import { InfiniteList } from '../../../components/post/infinite-list.tsx';
 import { PostCard } from '../../../components/post/post-card.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
+import { MissingBanner } from '../../../components/missing/missing-banner.tsx';
+import { useMissingNear } from '../../../components/missing/api/get-missing-near.ts';
 import { useFeed } from '../api/get-feed.ts';
 import '../feed.css';
 
 /** Spec section 2, Feed: every visible post, newest first, loading more as the reader scrolls. */
 export default function FeedPage() {
   const feed = useFeed();
-  const posts = flattenPages(feed.data);
+  // The posts wait for the missing cats above them (both requests start together): a banner arriving
+  // after them would push every card down (the feed's layout-shift budget, e2e/budgets.e2e.ts).
+  const missing = useMissingNear(MISSING_BANNER_SHOWN);
+  const posts = missing.isPending ? [] : flattenPages(feed.data);
+  const pending = feed.isPending || missing.isPending;
 
   return (
     <div className="feed-page">
       <h1 className="feed-page__title">Feed</h1>
-      {feed.isPending && (
+      {/* Issue 26: missing cats near the reader come before every post, shown with them. */}
+      {!pending && <MissingBanner />}
+      {pending && (
         <p className="feed-page__status" role="status">
           Loading cats...
         </p>
@@ -26,7 +35,7 @@ export default function FeedPage() {
         </p>
       )}
       {!feed.isPending && !feed.data && <p className="feed-page__status">Can&apos;t connect to server</p>}
-      {feed.data && posts.length === 0 && (
+      {feed.data && !pending && posts.length === 0 && (
         <div className="feed-page__empty">
           <p>No cats in your feed yet.</p>
           <Link to="/spot" className={buttonClass('primary', 'md', 'feed-page__cta')}>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import type { PostDetail } from '@cats/contracts';
 import { Avatar } from '../../../components/avatar.tsx';
 import { buttonClass } from '../../../components/button.tsx';
@@ -10,13 +10,16 @@ import { FullSizeImage } from '../../../components/post/full-size-image.tsx';
 import { LikeButton } from '../../../components/post/like-button.tsx';
 import { LocationToggle } from '../../../components/post/location-toggle.tsx';
 import { PostImage } from '../../../components/post/post-image.tsx';
+import { OwnPostMenu } from '../../../components/post/own-post-menu.tsx';
 import { PostMenu } from '../../../components/post/post-menu.tsx';
-import { imageAlt, postLabel } from '../../../components/post/post-alt.ts';
+import { ShareButton } from '../../../components/post/share-button.tsx';
+import { catNameOf, imageAlt, postLabel } from '../../../components/post/post-alt.ts';
+import { CatName } from '../../../components/cats/cat-name.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { usePost } from '../api/get-post.ts';
+import { CatSuggestions } from '../components/cat-suggestions.tsx';
 import { PostHistoryDialog } from '../components/post-history-dialog.tsx';
-import { ShareButton } from '../components/share-button.tsx';
 // The shared post UI's styles (like, menu, comments), which come with the feed's card elsewhere.
 import '../../../components/post/post.css';
 import '../post-page.css';
@@ -64,19 +67,19 @@ function PostView({ postId }: { postId: string }) {
 function PostDetails({ post }: { post: PostDetail }) {
   const [fullSize, setFullSize] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const navigate = useNavigate();
   const label = postLabel(post);
   const alt = imageAlt(post);
   const created = new Date(post.createdAt);
-  const url = `${window.location.origin}/posts/${post._id}`;
   const located = post.latitude !== null && post.longitude !== null;
 
   return (
     <article className="post-page" aria-label={label} data-post-id={post._id}>
-      <title>{`${post.catName ?? 'A cat'} · Neighbourhood Cats`}</title>
+      <title>{`${catNameOf(post) ?? 'A cat'} · Neighbourhood Cats`}</title>
       <div className="post-page__photo">
         <button
           type="button"
-          className="post-page__photo-button"
+          className="post-photo-button"
           aria-label="View full size"
           onClick={() => setFullSize(true)}
         >
@@ -92,9 +95,9 @@ function PostDetails({ post }: { post: PostDetail }) {
       </div>
       <div className="post-page__details">
         <header className="post-page__header">
-          <Link to={`/profile/${post.user._id}`} className="post-page__author">
+          <Link to={`/profile/${post.user._id}`} className="post-author">
             <Avatar src={post.user.avatarUrl ?? post.user.profilePicUrl} size={40} />
-            <span className="post-page__username">{post.user.username}</span>
+            <span className="post-author__name">{post.user.username}</span>
           </Link>
           <span className="post-page__when">
             <time className="post-page__date" dateTime={post.createdAt} title={created.toISOString()}>
@@ -109,14 +112,25 @@ function PostDetails({ post }: { post: PostDetail }) {
             )}
           </span>
         </header>
-        {post.catName && <h1 className="post-page__cat-name">{post.catName}</h1>}
+        {(post.cat || post.catName) && (
+          <h1 className="post-page__cat-name">
+            <CatName post={post} />
+          </h1>
+        )}
         {post.caption && <p className="post-page__caption">{post.caption}</p>}
-        <div className="post-page__actions">
+        <div className="post-actions">
           <LikeButton post={post} />
-          <ShareButton url={url} title={post.catName ?? 'A cat on Neighbourhood Cats'} />
+          <ShareButton post={post} />
           {post.isOwn && <LocationToggle post={post} />}
           {post.canHide && <PostMenu post={post} />}
+          {post.canDelete && (
+            // Deleted from its own page: the page has nothing left to show, the profile does (Undo
+            // in the toast brings the picture back there).
+            <OwnPostMenu post={post} onDeleted={() => void navigate('/profile/me', { replace: true })} />
+          )}
         </div>
+        {/* 'This is Luna' by others (issue 26): the author answers here. */}
+        {post.isOwn && <CatSuggestions postId={post._id} />}
         {located && (
           <section className="post-page__location" aria-labelledby="post-page-location">
             <h2 id="post-page-location" className="post-page__section-title">
@@ -124,6 +138,8 @@ function PostDetails({ post }: { post: PostDetail }) {
             </h2>
             <Suspense fallback={<div className="post-page__map post-page__map--loading" />}>
               <LocationMap
+                // A map keeps the centre it opened on: a place moved in Edit draws a new one.
+                key={`${post.latitude},${post.longitude}`}
                 latitude={post.latitude!}
                 longitude={post.longitude!}
                 approximate={post.locationPrecision === 'approximate'}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Post } from '@cats/contracts';
 import { apiUpload } from '../../../lib/api-client.ts';
+import { catKeys } from '../../../components/cats/api/query-keys.ts';
 
 export interface NewPost {
   image: Blob;
@@ -13,6 +14,8 @@ export interface NewPost {
   showLocation: boolean;
   exifData: Record<string, unknown>;
   groupIds: string[];
+  /** The cat the picture shows, chosen in 'Which cat is this?' (issue 26); null for none. */
+  catId: string | null;
 }
 
 export function toFormData(post: NewPost): FormData {
@@ -26,6 +29,7 @@ export function toFormData(post: NewPost): FormData {
   form.append('showLocation', String(post.coordinates !== null && post.showLocation));
   form.append('exifData', JSON.stringify(post.exifData));
   if (post.groupIds.length > 0) form.append('groupIds', JSON.stringify(post.groupIds));
+  if (post.catId) form.append('catId', post.catId);
   form.append('file', post.image, 'cat.jpg');
   return form;
 }
@@ -33,15 +37,19 @@ export function toFormData(post: NewPost): FormData {
 export const createPost = (post: NewPost, onProgress: (fraction: number) => void) =>
   apiUpload<{ message: string; post: Post }>('/api/posts/createPost', toFormData(post), { onProgress });
 
-/** POST /api/posts/createPost; afterwards the feed starts again from the top, where the new post is. */
+/**
+ * POST /api/posts/createPost; afterwards the feed starts again from the top, where the new post is, and
+ * a cat it shows has a new sighting (its page, counts and the suggestions load again).
+ */
 export function useCreatePost(onProgress: (fraction: number) => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (post: NewPost) => createPost(post, onProgress),
-    onSuccess: async () => {
+    onSuccess: async (_answer, { catId }) => {
       await queryClient.resetQueries({ queryKey: ['feed'] });
       await queryClient.invalidateQueries({ queryKey: ['profile-posts'] });
       await queryClient.invalidateQueries({ queryKey: ['explore'] });
+      if (catId) await queryClient.invalidateQueries({ queryKey: catKeys.all });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPhotoMetadata } from './read-photo-metadata.ts';
+import { readPhotoMetadata, withoutGps } from './read-photo-metadata.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../../../server/test/fixtures/images');
 const file = (name: string, type: string) => new File([readFileSync(join(FIXTURES, name))], name, { type });
@@ -27,5 +27,10 @@ describe('readPhotoMetadata', () => {
       coordinates: null,
       exifData: {},
     });
+  });
+
+  it('drops the position, and only the position, for a post placed elsewhere', async () => {
+    const meta = await readPhotoMetadata(file('photo-gps.jpg', 'image/jpeg'));
+    expect(withoutGps(meta.exifData)).toEqual({ DateTimeOriginal: meta.exifData.DateTimeOriginal });
   });
 });

@@ -30,3 +30,9 @@ export async function readPhotoMetadata(file: File): Promise<PhotoMetadata> {
     return { coordinates: null, exifData: {} };
   }
 }
+
+/** The metadata without the photo's position, for a post placed elsewhere (or nowhere). */
+export function withoutGps(exifData: Record<string, unknown>): Record<string, unknown> {
+  const { latitude: _latitude, longitude: _longitude, ...rest } = exifData;
+  return rest;
+}

@@ -1,12 +1,20 @@
 import { useId } from 'react';
 import { useMyProfile } from '../../../lib/my-profile.ts';
+import {
+  LocationChooser,
+  type ChosenLocation,
+} from '../../../components/location-picker/location-chooser.tsx';
 
 export const NO_LOCATION_MESSAGE = 'No location data available for this picture';
 export const LOCATION_WARNING =
   'App in development! Every user can see the location of your pictures when active.';
 
 interface LocationSectionProps {
-  hasCoordinates: boolean;
+  /** The place the post will carry: from the photo, the browser or the map; null for none. */
+  location: ChosenLocation | null;
+  onLocationChange: (next: ChosenLocation | null) => void;
+  /** The photo itself had GPS: its place can be corrected, not removed (the switch hides it). */
+  photoHasGps: boolean;
   showLocation: boolean;
   onChange: (on: boolean) => void;
   sharedWithGroups: boolean;
@@ -14,10 +22,14 @@ interface LocationSectionProps {
 
 /**
  * The location switch (default on). Besides the spec's warning it says plainly who sees the spot and
- * how precisely (issue 7, point 7): the server rounds public locations to a grid of about 500 m.
+ * how precisely (issue 7, point 7): the server rounds public locations to a grid of about 500 m. A
+ * photo without GPS keeps the spec's sentence and gets a place from the browser or the map (issue 26);
+ * from then on it behaves as a photo's own place.
  */
 export function LocationSection({
-  hasCoordinates,
+  location,
+  onLocationChange,
+  photoHasGps,
   showLocation,
   onChange,
   sharedWithGroups,
@@ -25,11 +37,20 @@ export function LocationSection({
   const switchId = useId();
   // Owners may choose exact public locations in settings; the default is about 500 m.
   const exact = useMyProfile().data?.exactPublicLocation === true;
-  if (!hasCoordinates) {
-    return <p className="spot-location__none">{NO_LOCATION_MESSAGE}</p>;
+  const chooser = (
+    <LocationChooser
+      value={location}
+      onChange={onLocationChange}
+      removable={!photoHasGps}
+      emptyMessage={<p className="spot-location__none">{NO_LOCATION_MESSAGE}</p>}
+    />
+  );
+  if (!location) {
+    return <div className="spot-location">{chooser}</div>;
   }
   return (
     <div className="spot-location">
+      {chooser}
       <div className="spot-location__row">
         <input
           id={switchId}

@@ -2,8 +2,14 @@ import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { useMyProfile } from '../../../lib/my-profile.ts';
 import { useObjectUrl } from '../../../components/post/crop/use-object-url.ts';
-import { useNavigate } from 'react-router';
-import { ALT_TEXT_MAX, CAPTION_MAX, CAT_NAME_MAX, WRONG_FILE_TYPE_MESSAGE } from '@cats/contracts';
+import { useNavigate, useSearchParams } from 'react-router';
+import {
+  ALT_TEXT_MAX,
+  CAPTION_MAX,
+  CAT_NAME_MAX,
+  catNameProblem,
+  WRONG_FILE_TYPE_MESSAGE,
+} from '@cats/contracts';
 import { ImageCropDialog } from '../../../components/post/crop/image-crop-dialog.tsx';
 import { ACCEPT_ATTRIBUTE, isAcceptedImage } from '../../../components/post/crop/crop-image.ts';
 import { Button } from '../../../components/button.tsx';
@@ -11,16 +17,25 @@ import { Modal } from '../../../components/modal.tsx';
 import { DemoDisabledModal, MessageModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { useCreatePost } from '../api/create-post.ts';
-import { readPhotoMetadata, type PhotoMetadata } from '../api/read-photo-metadata.ts';
+import { readPhotoMetadata, withoutGps, type PhotoMetadata } from '../api/read-photo-metadata.ts';
 import { LocationSection } from '../components/location-section.tsx';
+import type { ChosenLocation } from '../../../components/location-picker/location-chooser.tsx';
 import { GroupSharePicker } from '../../../components/groups/group-share-picker.tsx';
+import { useCreateCat } from '../../../components/cats/api/create-cat.ts';
+import { showToast } from '../../../components/toast.tsx';
+import { useSpottedCat } from '../api/get-spotted-cat.ts';
+import { CatSuggestions, type CatChoice } from '../components/cat-suggestions.tsx';
 import '../spot.css';
 
 /**
  * Spec section 2, Spot ('Snap a cat'): choose a picture -> (wrong type: modal) -> read its position
  * -> crop (square) -> comment, cat's name, location switch -> submit -> 'File uploading' -> /feed.
+ * Issue 26: a photo without GPS gets its place from the browser or a map instead of none.
  * Issue 24 adds a description of the photo (its alt text) and, when it is left empty, a gentle
  * reminder before posting (Settings turns it off).
+ * Issue 26: once the picture has a place, 'Which cat is this?' offers the cats seen near it, 'New cat'
+ * and 'Not sure' (the default): one tap links the new post to a cat, or makes a cat of it after the
+ * upload. /spot?cat=<id> ('I saw this cat') chooses that cat from the start.
  */
 export default function SpotPage() {
   const navigate = useNavigate();
@@ -29,6 +44,8 @@ export default function SpotPage() {
   const [original, setOriginal] = useState<File | null>(null);
   const [reading, setReading] = useState(false);
   const [metadata, setMetadata] = useState<PhotoMetadata | null>(null);
+  /** The place the post carries: the photo's own, or one from the browser or the map (issue 26). */
+  const [location, setLocation] = useState<ChosenLocation | null>(null);
   const [cropped, setCropped] = useState<Blob | null>(null);
   const [wrongType, setWrongType] = useState(false);
   const [comment, setComment] = useState('');
@@ -44,11 +61,20 @@ export default function SpotPage() {
   const originalUrl = useObjectUrl(original);
   const croppedUrl = useObjectUrl(cropped);
   const create = useCreatePost(setProgress);
+  const createCat = useCreateCat();
+  const [search] = useSearchParams();
+  const spotted = useSpottedCat(search.get('cat'));
+  /** Null until the user chooses: then the address's cat, or 'Not sure'. */
+  const [catChoice, setCatChoice] = useState<CatChoice | null>(null);
+  const [newCatName, setNewCatName] = useState('');
+  const [newCatError, setNewCatError] = useState<string | null>(null);
+  const newCatRef = useRef<HTMLDivElement>(null);
 
   const reset = () => {
     setOriginal(null);
     setCropped(null);
     setMetadata(null);
+    setLocation(null);
     if (inputRef.current) inputRef.current.value = '';
     inputRef.current?.focus();
   };
@@ -68,12 +94,35 @@ export default function SpotPage() {
     const meta = await readPhotoMetadata(file);
     setReading(false);
     setMetadata(meta);
+    setLocation(meta.coordinates ? { ...meta.coordinates, source: 'photo' } : null);
     setOriginal(file);
+  };
+
+  const pinnedCat = spotted.data ?? null;
+  // The question needs a place to look near, or a cat named in the address.
+  const asksWhichCat = location !== null || pinnedCat !== null;
+  const choice: CatChoice = !asksWhichCat
+    ? { kind: 'unsure' }
+    : (catChoice ?? (pinnedCat ? { kind: 'cat', cat: pinnedCat } : { kind: 'unsure' }));
+  const chooseCat = (next: CatChoice) => {
+    setCatChoice(next);
+    setNewCatError(null);
+    // The name typed in the free-text field is the likely name of a new cat.
+    if (next.kind === 'new' && newCatName.trim() === '') setNewCatName(catName.trim());
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!cropped || !metadata || create.isPending) return;
+    if (choice.kind === 'new') {
+      // Checked before the upload: the picture is not posted with a cat that cannot be made.
+      const problem = catNameProblem(newCatName);
+      setNewCatError(problem);
+      if (problem) {
+        newCatRef.current?.querySelector('input')?.focus();
+        return;
+      }
+    }
     // A note, not a blocker: 'Post anyway' posts without a description. On unless turned off in Settings.
     if (altText.trim() === '' && profile.data?.altTextReminder !== false) {
       setReminding(true);
@@ -92,13 +141,36 @@ export default function SpotPage() {
         catName,
         comment,
         altText,
-        coordinates: metadata.coordinates,
+        coordinates: location && { latitude: location.latitude, longitude: location.longitude },
         showLocation,
-        exifData: metadata.exifData,
+        // A place corrected on the map or from the browser: the photo's own GPS stays at home.
+        exifData: location?.source === 'photo' ? metadata.exifData : withoutGps(metadata.exifData),
         groupIds,
+        catId: choice.kind === 'cat' ? choice.cat._id : null,
       },
       {
-        onSuccess: () => navigate('/feed'),
+        onSuccess: ({ post }) => {
+          if (choice.kind !== 'new') {
+            navigate('/feed');
+            return;
+          }
+          const name = newCatName.trim();
+          createCat.mutate(
+            { name, postId: post._id },
+            {
+              onSuccess: ({ cat }) =>
+                showToast({
+                  message: `${cat.name} has a page now, with this picture as the first sighting.`,
+                }),
+              // The picture is posted; the cat can still be made from its menu.
+              onError: (err) =>
+                showToast({
+                  message: `Your picture is posted, but ${name} could not be made: ${errorMessage(err)}`,
+                }),
+              onSettled: () => navigate('/feed'),
+            },
+          );
+        },
         onError: (err) => {
           if (isDemoRefusal(err)) setDemo(true);
         },
@@ -180,11 +252,26 @@ export default function SpotPage() {
               onChange={(e) => setAltText(e.target.value)}
             />
             <LocationSection
-              hasCoordinates={metadata.coordinates !== null}
+              location={location}
+              onLocationChange={setLocation}
+              photoHasGps={metadata.coordinates !== null}
               showLocation={showLocation}
               onChange={setShowLocation}
               sharedWithGroups={groupIds.length > 0}
             />
+            {asksWhichCat && (
+              <div ref={newCatRef}>
+                <CatSuggestions
+                  near={location && { latitude: location.latitude, longitude: location.longitude }}
+                  pinned={pinnedCat}
+                  choice={choice}
+                  onChoice={chooseCat}
+                  newName={newCatName}
+                  onNewName={setNewCatName}
+                  newNameError={newCatError}
+                />
+              </div>
+            )}
             <GroupSharePicker selected={groupIds} onChange={setGroupIds} />
             {create.isError && !isDemoRefusal(create.error) && (
               <p className="spot-form__error" role="alert">
@@ -234,11 +321,15 @@ export default function SpotPage() {
         </Modal>
       )}
       {wrongType && <MessageModal message={WRONG_FILE_TYPE_MESSAGE} onClose={() => setWrongType(false)} />}
-      {create.isPending && (
+      {(create.isPending || createCat.isPending) && (
         <Modal title="File uploading" dismissible={false} onClose={() => {}}>
           <progress className="spot-progress" max={1} value={progress} aria-label="Upload progress" />
           <p className="spot-progress__text" aria-live="polite">
-            {progress < 1 ? `${Math.round(progress * 100)}%` : 'Preparing your picture...'}
+            {createCat.isPending
+              ? 'Making the cat’s page...'
+              : progress < 1
+                ? `${Math.round(progress * 100)}%`
+                : 'Preparing your picture...'}
           </p>
         </Modal>
       )}

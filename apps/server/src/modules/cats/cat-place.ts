@@ -1,0 +1,60 @@
+import { CAT_HOME_PRIVACY_METRES } from '@cats/contracts';
+import type { AuthContext } from '../../plugins/auth.ts';
+import { locationFor, type LocatedPost, type LocationView } from '../location/location-rule.ts';
+
+/**
+ * Where a viewer may see one of a cat's sightings (issue 26). Never more than the sighting's own post
+ * shows them (location-rule.ts), and for a household cat with a home point, nothing at all within
+ * CAT_HOME_PRIVACY_METRES of that point, except to the cat's caretakers and the sighting's author.
+ */
+export interface CatHome {
+  living: string;
+  homeLatitude: number | null;
+  homeLongitude: number | null;
+}
+
+const NO_PLACE: LocationView = { latitude: null, longitude: null, locationPrecision: null };
+
+/** Metres between two points on a sphere (haversine). */
+export function metresBetween(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The sighting lies near the household cat's home, and this viewer may not know it. */
+export function hiddenByHome(
+  viewer: AuthContext,
+  cat: CatHome,
+  viewerIsCaretaker: boolean,
+  post: Pick<LocatedPost, 'userId' | 'latitude' | 'longitude'>,
+): boolean {
+  if (cat.living !== 'household' || cat.homeLatitude === null || cat.homeLongitude === null) return false;
+  if (post.userId === viewer.userId) return false;
+  // The demo account is never a caretaker (its password is public); checked here too.
+  if (viewerIsCaretaker && !viewer.isDemo) return false;
+  if (post.latitude === null || post.longitude === null) return false;
+  return (
+    metresBetween(
+      { latitude: post.latitude, longitude: post.longitude },
+      { latitude: cat.homeLatitude, longitude: cat.homeLongitude },
+    ) <= CAT_HOME_PRIVACY_METRES
+  );
+}
+
+export function sightingPlace(
+  viewer: AuthContext,
+  cat: CatHome,
+  viewerIsCaretaker: boolean,
+  post: LocatedPost,
+): LocationView {
+  if (hiddenByHome(viewer, cat, viewerIsCaretaker, post)) return NO_PLACE;
+  return locationFor(viewer, post);
+}

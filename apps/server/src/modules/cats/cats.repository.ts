@@ -1,0 +1,762 @@
+import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { CAT_SUGGESTION_LIMIT, isUuid } from '@cats/contracts';
+import type { Executor } from '../../db/client.ts';
+import { preparedSql } from '../../db/prepared.ts';
+import { rowsOf, type RawRow } from '../../db/raw-results.ts';
+import {
+  catCaretakers,
+  catFollows,
+  cats,
+  hiddenPosts,
+  posts,
+  users,
+  type CatRow,
+} from '../../db/schema/index.ts';
+import { notBlockedWith, postVisibleTo, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
+
+/**
+ * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer
+ * they pass the feed's visibility (live, not hidden by the viewer, no block either way with the author).
+ * Positions leave here raw, with what the location rule needs; the service decides what the viewer sees.
+ */
+
+export type NewCat = typeof cats.$inferInsert;
+
+export async function insertCat(db: Executor, values: NewCat): Promise<string> {
+  const [row] = await db.insert(cats).values(values).returning({ id: cats.id });
+  if (!row) throw new Error('insert returned no row');
+  return row.id;
+}
+
+/**
+ * How a cat row is read: FOR UPDATE where it changes (caretakers, a merge), FOR SHARE where something
+ * is linked to it (a post, a follow), so that a merge running at that moment commits first or waits.
+ */
+export type CatLock = 'update' | 'share';
+
+/** The cat as stored (a merged one too), or null when unknown or the id is malformed. */
+export async function findCat(db: Executor, catId: string, lock?: CatLock): Promise<CatRow | null> {
+  if (!isUuid(catId)) return null;
+  const query = db.select().from(cats).where(eq(cats.id, catId.toLowerCase()));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row ?? null;
+}
+
+/** More merges in a row than any cat has had: a loop (which the merge rules cannot make) stops here. */
+const MAX_MERGE_HOPS = 100;
+
+/**
+ * The cat, or the cat it was merged into (through every later merge): what a merged cat's id stands
+ * for (issue 26, "merged ones redirect to the surviving cat"). Null when unknown or malformed.
+ */
+export async function findLiveCat(db: Executor, catId: string, lock?: CatLock): Promise<CatRow | null> {
+  let row = await findCat(db, catId, lock);
+  for (let hops = 0; row?.mergedInto && hops < MAX_MERGE_HOPS; hops += 1) {
+    row = await findCat(db, row.mergedInto, lock);
+  }
+  return row?.mergedInto ? null : row;
+}
+
+export async function updateCat(db: Executor, catId: string, values: Partial<NewCat>): Promise<void> {
+  await db
+    .update(cats)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(cats.id, catId));
+}
+
+export async function isCaretaker(db: Executor, catId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(catCaretakers)
+    .where(and(eq(catCaretakers.catId, catId), eq(catCaretakers.userId, userId)));
+  return row !== undefined;
+}
+
+export async function addCaretaker(db: Executor, catId: string, userId: string): Promise<void> {
+  await db.insert(catCaretakers).values({ catId, userId }).onConflictDoNothing();
+}
+
+export async function removeCaretaker(db: Executor, catId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .delete(catCaretakers)
+    .where(and(eq(catCaretakers.catId, catId), eq(catCaretakers.userId, userId)))
+    .returning({ userId: catCaretakers.userId });
+  return rows.length > 0;
+}
+
+export async function caretakerCount(db: Executor, catId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(catCaretakers)
+    .where(eq(catCaretakers.catId, catId));
+  return row?.n ?? 0;
+}
+
+export interface UserRowLike {
+  id: string;
+  username: string;
+  profilePicKey: string | null;
+}
+
+/** The cat's caretakers the viewer shares no block with, in the order they became caretakers. */
+export async function caretakersVisibleTo(
+  db: Executor,
+  catId: string,
+  viewerId: string,
+): Promise<UserRowLike[]> {
+  return db
+    .select({ id: users.id, username: users.username, profilePicKey: users.profilePicKey })
+    .from(catCaretakers)
+    .innerJoin(users, eq(users.id, catCaretakers.userId))
+    .where(and(eq(catCaretakers.catId, catId), notBlockedWith(viewerId, users.id)))
+    .orderBy(asc(catCaretakers.createdAt), asc(users.id));
+}
+
+/** A user the viewer shares no block with; null when unknown, malformed or behind a block. */
+export async function userVisibleTo(
+  db: Executor,
+  userId: string,
+  viewerId: string,
+): Promise<UserRowLike | null> {
+  if (!isUuid(userId)) return null;
+  const [row] = await db
+    .select({ id: users.id, username: users.username, profilePicKey: users.profilePicKey })
+    .from(users)
+    .where(and(eq(users.id, userId.toLowerCase()), notBlockedWith(viewerId, users.id)));
+  return row ?? null;
+}
+
+/** A live post the viewer may see (feed rules), with its author and cat; null otherwise. */
+export async function visiblePost(
+  db: Executor,
+  postId: string,
+  viewerId: string,
+): Promise<{ id: string; userId: string; catId: string | null } | null> {
+  if (!isUuid(postId)) return null;
+  const [row] = await db
+    .select({ id: posts.id, userId: posts.userId, catId: posts.catId })
+    .from(posts)
+    .where(and(eq(posts.id, postId.toLowerCase()), visibleSighting(viewerId)));
+  return row ?? null;
+}
+
+/**
+ * A post the viewer may see (live, not hidden by them, no block with its author), with its author and
+ * cat; null otherwise. Unlike visiblePost it does not ask whether its link to a cat is kept from the
+ * viewer: the picture itself is theirs to see (to suggest a cat for, or to be told it is not theirs to
+ * link), and an answer that differed for a sighting near a household cat's home would give that away.
+ */
+export async function postSeenBy(
+  db: Executor,
+  postId: string,
+  viewerId: string,
+): Promise<{ id: string; userId: string; catId: string | null } | null> {
+  if (!isUuid(postId)) return null;
+  const [row] = await db
+    .select({ id: posts.id, userId: posts.userId, catId: posts.catId })
+    .from(posts)
+    .where(and(eq(posts.id, postId.toLowerCase()), postVisibleTo(viewerId)));
+  return row ?? null;
+}
+
+/**
+ * Links the post to the cat (or unlinks it, null). A cat whose cover it was loses that cover unless it
+ * stays that cat's sighting: a cover is always one of the cat's own sightings.
+ */
+export async function setPostCat(db: Executor, postId: string, catId: string | null): Promise<void> {
+  await db.update(posts).set({ catId }).where(eq(posts.id, postId));
+  await db
+    .update(cats)
+    .set({ coverPostId: null, updatedAt: sql`now()` })
+    .where(
+      catId === null ? eq(cats.coverPostId, postId) : and(eq(cats.coverPostId, postId), ne(cats.id, catId)),
+    );
+}
+
+/** Sightings the viewer may see: in all and in the last 7 days (posts_cat_timeline_idx). */
+export async function sightingCounts(
+  db: Executor,
+  catId: string,
+  viewerId: string,
+): Promise<{ total: number; week: number }> {
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)`.mapWith(Number),
+      week: sql<number>`count(*) filter (where ${posts.createdAt} > now() - interval '7 days')`.mapWith(
+        Number,
+      ),
+    })
+    .from(posts)
+    .where(and(eq(posts.catId, catId), visibleSighting(viewerId)));
+  return { total: row?.total ?? 0, week: row?.week ?? 0 };
+}
+
+/** Followers the viewer shares no block with (a block leaves no trace, not even in a count). */
+export async function followState(
+  db: Executor,
+  catId: string,
+  viewerId: string,
+): Promise<{ count: number; following: boolean }> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)`.mapWith(Number),
+      following: sql<boolean>`coalesce(bool_or(${catFollows.userId} = ${viewerId}), false)`.mapWith(Boolean),
+    })
+    .from(catFollows)
+    .where(and(eq(catFollows.catId, catId), notBlockedWith(viewerId, catFollows.userId)));
+  return { count: row?.count ?? 0, following: row?.following ?? false };
+}
+
+export async function follow(db: Executor, catId: string, userId: string): Promise<void> {
+  await db.insert(catFollows).values({ catId, userId }).onConflictDoNothing();
+}
+
+export async function unfollow(db: Executor, catId: string, userId: string): Promise<void> {
+  await db.delete(catFollows).where(and(eq(catFollows.catId, catId), eq(catFollows.userId, userId)));
+}
+
+/**
+ * Account deletion: the cats the user alone cares for go with the account (their home point is the
+ * user's data, and nobody would be left to edit them); their sightings by others stay, unlinked.
+ * Cats with other caretakers stay, created_by going null.
+ */
+export async function deleteCatsCaredForOnlyBy(db: Executor, userId: string): Promise<void> {
+  // The same row lock as a caretaker's removal (changeCaretaker): a co-caretaker leaving at this moment
+  // commits first or waits, and the next statement sees it, so no cat is left without a caretaker.
+  await db.execute(sql`select c.id from ${cats} c where c.id in (
+      select cc.cat_id from ${catCaretakers} cc where cc.user_id = ${userId}) order by c.id for update`);
+  await db.execute(sql`delete from ${cats} c where c.id in (
+      select cc.cat_id from ${catCaretakers} cc where cc.user_id = ${userId})
+    and not exists (select 1 from ${catCaretakers} o where o.cat_id = c.id and o.user_id <> ${userId})`);
+}
+
+/** A post is a sighting the viewer may see: live, not hidden by them, no block with its author. */
+function visibleSighting(viewerId: string): SQL {
+  return sql`(${posts.deletedAt} is null and ${posts.userId} not in (${usersBlockedWith(viewerId)})
+    and ${posts.id} not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
+    and not sighting_kept_from(${posts.catId}, ${posts.userId}, ${posts.latitude}, ${posts.longitude}, ${viewerId}))`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The list: every cat matching the name, with its newest sighting the viewer may see
+// ---------------------------------------------------------------------------------------------------
+
+/** A cat with its newest sighting the viewer may see (all sighting fields null when none). */
+export interface CatListRow {
+  id: string;
+  name: string;
+  living: string;
+  homeLatitude: number | null;
+  homeLongitude: number | null;
+  viewerIsCaretaker: boolean;
+  /** 0: the name starts with the query, 1: contains it (0 for all without a query). */
+  rank: number;
+  sighting: {
+    postId: string;
+    userId: string;
+    latitude: number | null;
+    longitude: number | null;
+    showLocation: boolean;
+    exactPublicLocation: boolean;
+    sharedWithViewer: boolean;
+    createdAt: Date;
+    /** created_at in UTC with microseconds, for cursors. */
+    createdKey: string;
+    mediaKey: string;
+    width: number;
+    height: number;
+    placeholder: string;
+    altText: string | null;
+  } | null;
+}
+
+/** A position in the list newest sighting first: (rank, last seen or -infinity, id), all descending after rank. */
+export interface NewestCursor {
+  rank: number;
+  lastSeen: string;
+  id: string;
+}
+
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The name filter and its rank: 0 for names starting with `q`, 1 for names containing it (0 for all without). */
+function nameMatch(q: string | undefined): { rank: SQL; conditions: SQL[]; ranked: boolean } {
+  const needle = q ? q.toLowerCase() : '';
+  // A merged profile is not a cat of its own any more: its id leads to the survivor, which is listed.
+  const conditions: SQL[] = [sql`c.merged_into is null`];
+  if (!needle) return { rank: sql`0`, conditions, ranked: false };
+  conditions.push(sql`lower(c.name) like ${`%${likeEscape(needle)}%`}`);
+  return {
+    rank: sql`case when lower(c.name) like ${`${likeEscape(needle)}%`} then 0 else 1 end`,
+    conditions,
+    ranked: true,
+  };
+}
+
+const caredForBy = (viewerId: unknown) =>
+  sql`exists (select 1 from ${catCaretakers} mine where mine.cat_id = c.id and mine.user_id = ${viewerId})`;
+
+/**
+ * Each cat `c` with its newest sighting the viewer may see as `s` (all of s null when none): live, not
+ * hidden by them, no block with its author, not kept from them near a household cat's home. One
+ * statement's head for every list below, so that they all agree on which sighting places a cat.
+ * posts_cat_timeline_idx gives each cat's newest first; sighting_kept_from is asked only of household
+ * cats with a home point, for which alone it can be true.
+ */
+function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
+  return sql`select c.id, c.name, c.living, c.home_latitude, c.home_longitude, ${rank} as rank,
+      exists (select 1 from ${catCaretakers} cc where cc.cat_id = c.id and cc.user_id = ${viewerId}) as viewer_is_caretaker,
+      s.id as post_id, s.user_id, s.latitude, s.longitude, s.show_location, s.created_at,
+      to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key,
+      s.media_key, s.width, s.height, s.placeholder, s.alt_text, su.exact_public_location,
+      case when s.id is null then false else ${sharedWithMember(viewerId, sql`s.id`)} end as shared_with_viewer
+    from ${cats} c
+    left join lateral (
+      select p.id, p.user_id, p.latitude, p.longitude, p.show_location, p.created_at, p.media_key,
+        p.width, p.height, p.placeholder, p.alt_text
+      from ${posts} p
+      where p.cat_id = c.id and p.deleted_at is null
+        and p.user_id not in (${usersBlockedWith(viewerId)})
+        and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
+        and not (c.living = 'household' and c.home_latitude is not null
+          and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${viewerId}))
+      order by p.created_at desc, p.id desc
+      limit 1
+    ) s on true
+    -- The author's setting, for the one sighting that counts (not for each one weighed above).
+    left join ${users} su on su.id = s.user_id`;
+}
+
+/**
+ * Cats whose name contains `q` (case-insensitive; prefix matches first), each with its newest sighting
+ * the viewer may see; `caredFor`: only those the viewer cares for. A page ordered by that sighting,
+ * newest first (cats never seen last), after the cursor, limit + 1 rows.
+ */
+export async function listCatsWithNewestSighting(
+  db: Executor,
+  viewerId: string,
+  q: string | undefined,
+  newest: { cursor: NewestCursor | null; limit: number },
+  caredFor = false,
+): Promise<CatListRow[]> {
+  const { rank, conditions, ranked } = nameMatch(q);
+  if (caredFor) conditions.push(caredForBy(viewerId));
+  const lastSeenKey = sql`coalesce(s.created_at, '-infinity'::timestamptz)`;
+  if (newest.cursor) {
+    conditions.push(
+      sql`(-(${rank}), ${lastSeenKey}, c.id) < (${-newest.cursor.rank}, ${newest.cursor.lastSeen}::timestamptz, ${newest.cursor.id}::uuid)`,
+    );
+  }
+  // Without a query every rank is 0; a bare 0 in ORDER BY would mean a column's position.
+  const result = await db.execute(sql`${catsWithNewestSighting(viewerId, rank)}
+    where ${and(...conditions)}
+    order by ${ranked ? sql`${rank} asc,` : sql``} ${lastSeenKey} desc, c.id desc limit ${newest.limit + 1}`);
+  return rowsOf(result).map(toListRow);
+}
+
+/**
+ * The near list's rings (cats.service.ts › nearestCats): the cats of this rank with a live located
+ * sighting in the boxes (posts_cat_sightings_place_idx: the latitude the range scanned, the longitude
+ * checked in the index, the cat's id read from it), whose newest sighting the viewer may see lies in
+ * the boxes too and may be placed by them (located; the location on, or theirs). A superset of the
+ * cats placed in the ring: the service places each as the viewer may see it and measures exactly.
+ * `beyond`: only cats with a sighting at least that far from the point (a later page's ring, whose
+ * cats all lie beyond the cursor: the sightings nearer in are not read again).
+ */
+export async function catsPlacedInBoxes(
+  db: Executor,
+  viewerId: string,
+  q: string | undefined,
+  rank: number,
+  boxes: readonly Box[],
+  caredFor: boolean,
+  beyond: { near: { latitude: number; longitude: number }; metres: number } | null = null,
+): Promise<CatListRow[]> {
+  return rowsOf(
+    await placedStatement(db).execute(placedValues(viewerId, q, rank, boxes, caredFor, beyond)),
+  ).map(toListRow);
+}
+
+const placed = {
+  viewerId: sql.placeholder('viewerId'),
+  needle: sql.placeholder('needle'),
+  prefix: sql.placeholder('prefix'),
+  contains: sql.placeholder('contains'),
+  rank: sql.placeholder('rank'),
+  caredFor: sql.placeholder('caredFor'),
+  south: sql.placeholder('south'),
+  north: sql.placeholder('north'),
+  west1: sql.placeholder('west1'),
+  east1: sql.placeholder('east1'),
+  west2: sql.placeholder('west2'),
+  east2: sql.placeholder('east2'),
+  lat: sql.placeholder('lat'),
+  lng: sql.placeholder('lng'),
+  beyond: sql.placeholder('beyond'),
+};
+
+/**
+ * One statement for every ring, query and viewer, prepared (PostgreSQL plans it once per connection;
+ * planning it cost about as much as running it): the name filter and rank, and caredFor, are values,
+ * and the boxes are one band of latitude with two ranges of longitude (the second matching nothing
+ * when one is enough), as suggestionBoxes makes them.
+ */
+function placedSql(v: typeof placed): SQL {
+  const rank = sql`(case when ${v.needle}::text = '' or lower(c.name) like ${v.prefix}::text then 0 else 1 end)`;
+  const inBoxes = (lat: SQL, lng: SQL) =>
+    sql`${lat} between ${v.south}::float8 and ${v.north}::float8
+      and (${lng} between ${v.west1}::float8 and ${v.east1}::float8 or ${lng} between ${v.west2}::float8 and ${v.east2}::float8)`;
+  return sql`${catsWithNewestSighting(sql`${v.viewerId}::uuid`, rank)}
+    where c.id in (select p.cat_id from ${posts} p
+        where p.cat_id is not null and p.deleted_at is null and p.latitude is not null
+          and ${inBoxes(sql`p.latitude`, sql`p.longitude`)}
+          and (${v.beyond}::float8 <= 0
+            or metres_between(p.latitude, p.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8))
+      and c.merged_into is null
+      and (${v.needle}::text = '' or lower(c.name) like ${v.contains}::text)
+      and ${rank} = ${v.rank}::int
+      and (not ${v.caredFor}::boolean or ${caredForBy(sql`${v.viewerId}::uuid`)})
+      and s.latitude is not null and (s.show_location or s.user_id = ${v.viewerId}::uuid)
+      and ${inBoxes(sql`s.latitude`, sql`s.longitude`)}`;
+}
+const placedStatement = preparedSql('cats_placed_in_boxes', placedSql(placed));
+
+function placedValues(
+  viewerId: string,
+  q: string | undefined,
+  rank: number,
+  boxes: readonly Box[],
+  caredFor: boolean,
+  beyond: { near: { latitude: number; longitude: number }; metres: number } | null,
+): Record<keyof typeof placed, unknown> {
+  const [first, second] = boxes;
+  if (
+    !first ||
+    boxes.length > 2 ||
+    (second && (second.south !== first.south || second.north !== first.north))
+  )
+    throw new Error('one band of latitude in one or two boxes');
+  const needle = q ? q.toLowerCase() : '';
+  return {
+    viewerId,
+    needle,
+    prefix: `${likeEscape(needle)}%`,
+    contains: `%${likeEscape(needle)}%`,
+    rank,
+    caredFor,
+    south: first.south,
+    north: first.north,
+    west1: first.west,
+    east1: first.east,
+    west2: second ? second.west : 1,
+    east2: second ? second.east : 0,
+    lat: beyond?.near.latitude ?? 0,
+    lng: beyond?.near.longitude ?? 0,
+    beyond: beyond?.metres ?? 0,
+  };
+}
+
+/** catsPlacedInBoxes' statement with its values bound, unprepared (to EXPLAIN it). */
+export const catsPlacedInBoxesQuery = (
+  viewerId: string,
+  q: string | undefined,
+  rank: number,
+  boxes: readonly Box[],
+  caredFor: boolean,
+  beyond: { near: { latitude: number; longitude: number }; metres: number } | null = null,
+): SQL => placedSql(placedValues(viewerId, q, rank, boxes, caredFor, beyond) as unknown as typeof placed);
+
+/**
+ * The near list's tail (cats.service.ts › nearestCats): cats of this rank whose newest sighting the
+ * viewer may see might give them no place (none, unlocated, switched off and not theirs, or a household
+ * cat's, whose home may hide it), by id after `afterId`, at most `limit`. The service decides each.
+ * This reads every cat of the rank (no index knows what a viewer may place): it runs only once the
+ * placed cats of the rank are all listed, at the end of the list.
+ */
+export async function catsMaybeUnplaced(
+  db: Executor,
+  viewerId: string,
+  q: string | undefined,
+  rank: number,
+  afterId: string | null,
+  limit: number,
+  caredFor: boolean,
+): Promise<CatListRow[]> {
+  const { rank: rankSql, conditions, ranked } = nameMatch(q);
+  if (ranked) conditions.push(sql`${rankSql} = ${rank}`);
+  if (caredFor) conditions.push(caredForBy(viewerId));
+  if (afterId) conditions.push(sql`c.id > ${afterId}::uuid`);
+  const result = await db.execute(sql`${catsWithNewestSighting(viewerId, rankSql)}
+    where ${and(...conditions)}
+      and (s.id is null or s.latitude is null or s.longitude is null
+        or (not s.show_location and s.user_id <> ${viewerId})
+        or (c.living = 'household' and c.home_latitude is not null))
+    order by c.id
+    limit ${limit}`);
+  return rowsOf(result).map(toListRow);
+}
+
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+function toListRow(r: RawRow): CatListRow {
+  return {
+    id: String(r.id),
+    name: String(r.name),
+    living: String(r.living),
+    homeLatitude: numberOrNull(r.home_latitude),
+    homeLongitude: numberOrNull(r.home_longitude),
+    viewerIsCaretaker: r.viewer_is_caretaker === true || r.viewer_is_caretaker === 't',
+    rank: Number(r.rank),
+    sighting:
+      r.post_id === null || r.post_id === undefined
+        ? null
+        : {
+            postId: String(r.post_id),
+            userId: String(r.user_id),
+            latitude: numberOrNull(r.latitude),
+            longitude: numberOrNull(r.longitude),
+            showLocation: r.show_location === true || r.show_location === 't',
+            exactPublicLocation: r.exact_public_location === true || r.exact_public_location === 't',
+            sharedWithViewer: r.shared_with_viewer === true || r.shared_with_viewer === 't',
+            createdAt: new Date(r.created_at as string | Date),
+            createdKey: String(r.created_key),
+            mediaKey: String(r.media_key),
+            width: Number(r.width),
+            height: Number(r.height),
+            placeholder: String(r.placeholder),
+            altText: r.alt_text === null || r.alt_text === undefined ? null : String(r.alt_text),
+          },
+  };
+}
+
+/** The chosen covers of these cats that the viewer may see and that are still the cat's sightings. */
+export async function visibleCovers(
+  db: Executor,
+  catIds: readonly string[],
+  viewerId: string,
+): Promise<
+  Map<
+    string,
+    {
+      postId: string;
+      mediaKey: string;
+      width: number;
+      height: number;
+      placeholder: string;
+      altText: string | null;
+    }
+  >
+> {
+  if (catIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      catId: cats.id,
+      postId: posts.id,
+      mediaKey: posts.mediaKey,
+      width: posts.width,
+      height: posts.height,
+      placeholder: posts.placeholder,
+      altText: posts.altText,
+    })
+    .from(cats)
+    .innerJoin(posts, and(eq(posts.id, cats.coverPostId), eq(posts.catId, cats.id)))
+    .where(and(sql`${cats.id} = any(${sql.param([...catIds])}::uuid[])`, visibleSighting(viewerId)));
+  return new Map(rows.map(({ catId, ...cover }) => [catId, cover]));
+}
+
+/** The live posts of this author, for a new cat's first sighting: null when not theirs or gone. */
+export async function ownLivePost(
+  db: Executor,
+  postId: string,
+  userId: string,
+): Promise<{ id: string } | null> {
+  if (!isUuid(postId)) return null;
+  const [row] = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.id, postId.toLowerCase()), eq(posts.userId, userId), isNull(posts.deletedAt)));
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 'Which cat is this?' (Spot): recent sightings around a point
+// ---------------------------------------------------------------------------------------------------
+
+/** A latitude/longitude rectangle that does not cross the antimeridian (west <= east). */
+export interface Box {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+/** A recent sighting in the box that the viewer may see, with what the location rule needs. */
+export interface SuggestionSightingRow {
+  postId: string;
+  catId: string;
+  catName: string;
+  living: string;
+  homeLatitude: number | null;
+  homeLongitude: number | null;
+  /** Asked only of household cats with a home point (cat-place.ts needs it for no other). */
+  viewerIsCaretaker: boolean;
+  coverPostId: string | null;
+  userId: string;
+  latitude: number;
+  longitude: number;
+  showLocation: boolean;
+  exactPublicLocation: boolean;
+  sharedWithViewer: boolean;
+  createdAt: Date;
+  /** Its picture, should it be the cat's cover or the newest that counts. */
+  mediaKey: string;
+  width: number;
+  height: number;
+  placeholder: string;
+  altText: string | null;
+}
+
+/** The most sightings one suggestion request weighs (the newest); plenty for any real street. */
+export const SUGGESTION_SIGHTINGS_MAX = 1000;
+
+const box = {
+  viewerId: sql.placeholder('viewerId'),
+  south: sql.placeholder('south'),
+  north: sql.placeholder('north'),
+  west: sql.placeholder('west'),
+  east: sql.placeholder('east'),
+  days: sql.placeholder('days'),
+};
+
+/**
+ * On posts_cat_sightings_place_idx (migration 0021): the box's latitude is the range scanned, its
+ * longitude and the 90 days are checked in the index, so the table is read only for recent sightings in
+ * the box (for who may place them, and their picture, which spares a second statement for most cats).
+ * Then the feed's visibility (hidden, blocks), and a household cat's home (migration 0018; asked only
+ * of household cats with a home point, for which alone it can be true). Prepared: it runs on every
+ * Spot, and PostgreSQL plans it once per connection.
+ */
+function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
+  return sql`select p.id, p.cat_id, p.user_id, p.latitude, p.longitude, p.show_location, p.created_at,
+      p.media_key, p.width, p.height, p.placeholder, p.alt_text, u.exact_public_location, c.name as cat_name, c.living, c.home_latitude, c.home_longitude,
+      c.cover_post_id,
+      case when p.user_id <> ${v.viewerId} then ${sharedWithMember(v.viewerId, sql`p.id`)} else false end
+        as shared_with_viewer,
+      case when c.living = 'household' and c.home_latitude is not null
+        then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = c.id and vcc.user_id = ${v.viewerId})
+        else false end as viewer_is_caretaker
+    from ${posts} p
+    join ${cats} c on c.id = p.cat_id
+    join ${users} u on u.id = p.user_id
+    where p.cat_id is not null and p.deleted_at is null and p.latitude is not null
+      and p.latitude between ${v.south} and ${v.north}
+      and p.longitude between ${v.west} and ${v.east}
+      and p.created_at > now() - make_interval(days => ${v.days}::int)
+      -- A switched-off location places the sighting for its author alone (location-rule.ts).
+      and (p.show_location or p.user_id = ${v.viewerId})
+      and p.user_id not in (${usersBlockedWith(v.viewerId)})
+      and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${v.viewerId})
+      and not (c.living = 'household' and c.home_latitude is not null
+        and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${v.viewerId}))
+    order by p.created_at desc, p.id desc
+    limit ${sql.raw(String(SUGGESTION_SIGHTINGS_MAX))}`;
+}
+const sightingsInBoxStatement = preparedSql('cat_suggestion_sightings', sightingsInBoxSql(box));
+
+/** The statement with its values bound, unprepared (tests EXPLAIN it). */
+export const sightingsInBoxQuery = (viewerId: string, area: Box, days: number): SQL =>
+  sightingsInBoxSql({ viewerId, ...area, days });
+
+/**
+ * Sightings in the box from the last `days` days that the viewer may see (live, not hidden by them, no
+ * block with the author, not kept from them near a household cat's home), newest first, at most
+ * SUGGESTION_SIGHTINGS_MAX. Exact positions: the service places each as the viewer may see it.
+ */
+export async function recentSightingsInBox(
+  db: Executor,
+  viewerId: string,
+  area: Box,
+  days: number,
+): Promise<SuggestionSightingRow[]> {
+  const result = await sightingsInBoxStatement(db).execute({ viewerId, ...area, days });
+  return rowsOf(result).map((r) => ({
+    postId: String(r.id),
+    catId: String(r.cat_id),
+    catName: String(r.cat_name),
+    living: String(r.living),
+    homeLatitude: numberOrNull(r.home_latitude),
+    homeLongitude: numberOrNull(r.home_longitude),
+    viewerIsCaretaker: r.viewer_is_caretaker === true || r.viewer_is_caretaker === 't',
+    coverPostId: r.cover_post_id === null || r.cover_post_id === undefined ? null : String(r.cover_post_id),
+    userId: String(r.user_id),
+    latitude: Number(r.latitude),
+    longitude: Number(r.longitude),
+    showLocation: r.show_location === true || r.show_location === 't',
+    exactPublicLocation: r.exact_public_location === true || r.exact_public_location === 't',
+    sharedWithViewer: r.shared_with_viewer === true || r.shared_with_viewer === 't',
+    createdAt: new Date(r.created_at as string | Date),
+    mediaKey: String(r.media_key),
+    width: Number(r.width),
+    height: Number(r.height),
+    placeholder: String(r.placeholder),
+    altText: r.alt_text === null || r.alt_text === undefined ? null : String(r.alt_text),
+  }));
+}
+
+/** As many cats as one answer suggests: the covers' statement has a slot for each. */
+const COVER_SLOTS = CAT_SUGGESTION_LIMIT;
+const coverSlots = sql.join(
+  Array.from({ length: COVER_SLOTS }, (_, i) => sql`${sql.placeholder(`cat${i}`)}::uuid`),
+  sql`, `,
+);
+const coversViewer = sql.placeholder('viewerId');
+
+/**
+ * The chosen covers of some suggested cats that are still their cat's sightings and that the viewer
+ * may see (as visibleCovers), in one prepared statement with one parameter per cat, every slot filled
+ * (the last id again): PostgreSQL keeps a prepared statement's generic plan only when it costs no more
+ * than the plans for the values given, and with an array parameter it planned this statement anew on
+ * every request (on the bench's dataset; on PGlite that tripled its cost).
+ */
+const suggestionCoversStatement = preparedSql(
+  'cat_suggestion_covers',
+  sql`select c.id as cat_id, p.id, p.media_key, p.width, p.height, p.placeholder, p.alt_text
+      from ${cats} c join ${posts} p on p.id = c.cover_post_id and p.cat_id = c.id
+     where c.id in (${coverSlots}) and p.deleted_at is null
+       and p.user_id not in (${usersBlockedWith(coversViewer)})
+       and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${coversViewer})
+       and not (c.living = 'household' and c.home_latitude is not null
+         and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${coversViewer}))`,
+);
+
+export interface CoverRow {
+  catId: string;
+  postId: string;
+  mediaKey: string;
+  width: number;
+  height: number;
+  placeholder: string;
+  altText: string | null;
+}
+
+/** The covers of up to CAT_SUGGESTION_LIMIT cats that the viewer may see (visibleCovers' rule). */
+export async function suggestionCovers(
+  db: Executor,
+  viewerId: string,
+  catIds: readonly string[],
+): Promise<CoverRow[]> {
+  if (catIds.length === 0) return [];
+  if (catIds.length > COVER_SLOTS) throw new Error(`at most ${COVER_SLOTS} cats`);
+  const values: Record<string, string> = { viewerId };
+  for (let i = 0; i < COVER_SLOTS; i += 1) values[`cat${i}`] = catIds[i] ?? catIds.at(-1)!;
+  const result = await suggestionCoversStatement(db).execute(values);
+  return rowsOf(result).map((r) => ({
+    catId: String(r.cat_id),
+    postId: String(r.id),
+    mediaKey: String(r.media_key),
+    width: Number(r.width),
+    height: Number(r.height),
+    placeholder: String(r.placeholder),
+    altText: r.alt_text === null || r.alt_text === undefined ? null : String(r.alt_text),
+  }));
+}

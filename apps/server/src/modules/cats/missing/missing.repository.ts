@@ -1,0 +1,531 @@
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { isUuid } from '@cats/contracts';
+import type { Executor } from '../../../db/client.ts';
+import { preparedSql } from '../../../db/prepared.ts';
+import { rowsOf, type RawRow } from '../../../db/raw-results.ts';
+import { missingAlerts, missingReports, type MissingAlertRow } from '../../../db/schema/index.ts';
+import { nearBox } from '../../location/near-box.ts';
+import { sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
+
+/**
+ * SQL of missing-cat alerts and their reports (issue 26). Places leave here raw, exact and as the cell
+ * (area_*): the service decides which one a viewer is shown. An alert is shown while it is open
+ * (ended_at null) and not expired (expires_at in the future), and to nobody who shares a block with the
+ * caretaker who raised it.
+ */
+
+export type NewAlert = typeof missingAlerts.$inferInsert;
+
+/**
+ * Serialises the alert changes of one account (raising, renewing a lapsed one): the count of its open
+ * alerts and the insert that follows it happen as one, so two requests at once cannot make a fourth.
+ */
+export async function lockAccountAlerts(tx: Executor, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`missing-alerts:${userId}`}, 0))`);
+}
+
+/** The cat's open alert (shown or lapsed), or null. `lock`: FOR UPDATE. */
+export async function openAlertOfCat(
+  db: Executor,
+  catId: string,
+  lock = false,
+): Promise<MissingAlertRow | null> {
+  const query = db
+    .select()
+    .from(missingAlerts)
+    .where(and(eq(missingAlerts.catId, catId), isNull(missingAlerts.endedAt)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** The cat's newest alert, open or ended (its reports are the ones its caretakers see). */
+export async function latestAlertOfCat(db: Executor, catId: string): Promise<MissingAlertRow | null> {
+  const [row] = await db
+    .select()
+    .from(missingAlerts)
+    .where(eq(missingAlerts.catId, catId))
+    .orderBy(desc(missingAlerts.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Open, unexpired alerts raised by the account, but `except`. */
+export async function countActiveAlertsRaisedBy(
+  db: Executor,
+  userId: string,
+  except: string | null = null,
+): Promise<number> {
+  const [row] = rowsOf(
+    await db.execute(sql`select count(*)::int as n from ${missingAlerts}
+      where raised_by = ${userId} and ended_at is null and expires_at > now()
+        ${except ? sql`and id <> ${except}` : sql``}`),
+  );
+  return Number(row?.n ?? 0);
+}
+
+export async function insertAlert(db: Executor, values: NewAlert): Promise<MissingAlertRow> {
+  const [row] = await db.insert(missingAlerts).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** Ends an open alert: 'found' (by a caretaker: the found trigger tells people) or 'lapsed'. */
+export async function endAlert(
+  db: Executor,
+  alertId: string,
+  reason: 'found' | 'lapsed',
+  by: string | null,
+): Promise<void> {
+  await db
+    .update(missingAlerts)
+    .set({ endedAt: sql`now()`, endReason: reason, endedBy: by })
+    .where(and(eq(missingAlerts.id, alertId), isNull(missingAlerts.endedAt)));
+}
+
+/** The alert runs `days` from now (never shorter than it already runs). */
+export async function renewAlert(db: Executor, alertId: string, days: number): Promise<MissingAlertRow> {
+  const [row] = await db
+    .update(missingAlerts)
+    .set({
+      expiresAt: sql`greatest(${missingAlerts.expiresAt}, now() + make_interval(days => ${days}))`,
+    })
+    .where(eq(missingAlerts.id, alertId))
+    .returning();
+  if (!row) throw new Error('update returned no row');
+  return row;
+}
+
+/** What every shown alert is read with: the raw alert, its cat's name and whether the viewer cares for it. */
+export interface AlertRow extends MissingAlertRow {
+  catName: string;
+  viewerIsCaretaker: boolean;
+}
+
+const alertColumns = (viewerId: string) => sql`
+  a.id, a.cat_id, a.raised_by, a.last_seen_at, a.latitude, a.longitude, a.area_latitude,
+  a.area_longitude, a.note, a.contact, a.created_at, a.expires_at, a.ended_at, a.ended_by, a.end_reason,
+  c.name as cat_name,
+  exists (select 1 from cat_caretakers cc where cc.cat_id = a.cat_id and cc.user_id = ${viewerId}) as viewer_is_caretaker`;
+
+/** Shown to the viewer: open, unexpired, and raised by nobody they share a block with. */
+const shownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at > now()
+  and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))`;
+
+const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+const truthy = (value: unknown) => value === true || value === 't';
+
+function toAlertRow(r: RawRow): AlertRow {
+  return {
+    id: String(r.id),
+    catId: String(r.cat_id),
+    raisedBy: r.raised_by === null ? null : String(r.raised_by),
+    lastSeenAt: toDate(r.last_seen_at),
+    latitude: Number(r.latitude),
+    longitude: Number(r.longitude),
+    areaLatitude: Number(r.area_latitude),
+    areaLongitude: Number(r.area_longitude),
+    note: String(r.note),
+    contact: String(r.contact),
+    createdAt: toDate(r.created_at),
+    expiresAt: toDate(r.expires_at),
+    endedAt: r.ended_at === null ? null : toDate(r.ended_at),
+    endedBy: r.ended_by === null ? null : String(r.ended_by),
+    endReason: r.end_reason === null ? null : String(r.end_reason),
+    catName: String(r.cat_name),
+    viewerIsCaretaker: truthy(r.viewer_is_caretaker),
+  };
+}
+
+/** The cat's alert as the viewer may see it, or null. */
+export async function shownAlertOfCat(
+  db: Executor,
+  catId: string,
+  viewerId: string,
+): Promise<AlertRow | null> {
+  const [row] = rowsOf(
+    await db.execute(sql`select ${alertColumns(viewerId)}
+      from missing_alerts a join cats c on c.id = a.cat_id
+      where a.cat_id = ${catId} and ${shownTo(viewerId)}`),
+  );
+  return row ? toAlertRow(row) : null;
+}
+
+/** A sighting the viewer may see (cats.repository.ts's rule), on alias `a`: live, unhidden, unblocked, not kept. */
+const visibleSightingAs = (alias: string, viewerId: unknown) => {
+  const p = sql.raw(alias);
+  return sql`${p}.deleted_at is null
+  and ${p}.user_id not in (${usersBlockedWith(viewerId)})
+  and ${p}.id not in (select h.post_id from hidden_posts h where h.user_id = ${viewerId})
+  and not sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${viewerId})`;
+};
+const visibleSightingOf = (viewerId: string) => visibleSightingAs('p', viewerId);
+
+/**
+ * The cat's picture for the viewer, on a row with `c` (cats): its chosen cover where they may see it,
+ * else their newest sighting of it (posts_cat_timeline_idx); the second is only looked for without the
+ * first (coalesce evaluates lazily). A post id, or null.
+ */
+const coverIdOf = (viewerId: unknown) => sql`coalesce(
+  (select v.id from posts v where v.id = c.cover_post_id and v.cat_id = c.id and ${coverVisible('v', viewerId)}),
+  (select v.id from posts v where v.cat_id = c.id and ${coverVisible('v', viewerId)}
+    order by v.created_at desc nulls last, v.id desc nulls last limit 1))`;
+
+/**
+ * visibleSightingAs for one of cat `c`'s own sightings: sighting_kept_from() is asked only of a
+ * household cat with a home point (a function call per sighting otherwise, most of the list's time).
+ */
+const coverVisible = (alias: string, viewerId: unknown) => {
+  const p = sql.raw(alias);
+  return sql`${p}.deleted_at is null
+  and ${p}.user_id not in (${usersBlockedWith(viewerId)})
+  and ${p}.id not in (select h.post_id from hidden_posts h where h.user_id = ${viewerId})
+  and (c.living <> 'household' or c.home_latitude is null
+    or not sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${viewerId}))`;
+};
+
+/** An alert with all its list shows: its cat's picture and the raiser (a block leaves out the alert). */
+export interface AlertViewRow extends AlertRow {
+  cover: CoverRow | null;
+  raiser: UserRowLike | null;
+}
+
+const viewer = sql.placeholder('viewerId');
+const distanceFrom = sql`metres_between(a.area_latitude, a.area_longitude, ${sql.placeholder('lat')}::float8, ${sql.placeholder('lng')}::float8)`;
+
+/**
+ * What both lists read of each alert they found (CTE `found`, with its `distance`): the alert, its
+ * cat's name, whether the viewer cares for it, the cat's picture and the raiser; by distance, then id.
+ * `extra` puts more columns first (each followed by a comma).
+ */
+const viewOfFound = (
+  extra: SQL = sql``,
+) => sql`select ${extra} a.id, a.cat_id, a.raised_by, a.last_seen_at, a.latitude, a.longitude, a.area_latitude,
+      a.area_longitude, a.note, a.contact, a.created_at, a.expires_at, a.ended_at, a.ended_by, a.end_reason,
+      c.name as cat_name,
+      exists (select 1 from cat_caretakers cc where cc.cat_id = a.cat_id and cc.user_id = ${viewer}) as viewer_is_caretaker,
+      p.id as cover_id, p.media_key as cover_media_key, p.width as cover_width, p.height as cover_height,
+      p.placeholder as cover_placeholder, p.alt_text as cover_alt_text,
+      u.username as raiser_username, u.profile_pic_key as raiser_pic
+    from found a
+    join cats c on c.id = a.cat_id
+    left join posts p on p.id = ${coverIdOf(viewer)}
+    left join users u on u.id = a.raised_by
+    order by a.distance, a.id`;
+
+/**
+ * The near list in one statement, prepared (it runs on every feed visit): shown alerts whose
+ * last-seen CELL lies within `metres` of the point, nearest first, the first `limit` with each cat's
+ * picture and the raiser, and how many there are in all (`total` on every row). Counting costs little;
+ * the pictures are what cost (two visibility checks per cat), so the feed's banner asks for the three
+ * it shows. The cell, not the exact place: which alerts a point finds, and in which order, must tell
+ * no more than the cells the answer shows (moving `near` about would otherwise trace the exact place).
+ * The box (one or two ranges of longitude) reads missing_alerts_open_area_idx; the distance is
+ * checked exactly after it (bench/missing-near.ts).
+ */
+const alertsNearStatement = preparedSql(
+  'missing_alerts_near',
+  sql`with near as (
+      select a.*, ${distanceFrom} as distance from missing_alerts a
+      where a.ended_at is null
+        and a.area_latitude between ${sql.placeholder('south')}::float8 and ${sql.placeholder('north')}::float8
+        and (a.area_longitude between ${sql.placeholder('west1')}::float8 and ${sql.placeholder('east1')}::float8
+          or a.area_longitude between ${sql.placeholder('west2')}::float8 and ${sql.placeholder('east2')}::float8)
+        and ${distanceFrom} <= ${sql.placeholder('metres')}::float8
+        and a.expires_at > now()
+        and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewer)}))
+    ),
+    found as (select * from near order by distance, id limit ${sql.placeholder('limit')})
+    ${viewOfFound(sql`(select count(*) from near)::int as total,`)}`,
+);
+
+/**
+ * Explore's pins for one viewport (issue 26), prepared as the near list is: shown alerts (shownTo)
+ * whose last-seen CELL lies in the box, those whose cell is nearest the viewport's centre first. Box,
+ * order and limit all go by the cell, never the exact place: moving the viewport's edges or centre
+ * about must tell a probe no more than the cells the answer shows. The box reads
+ * missing_alerts_open_area_idx as the near list's does.
+ */
+const alertsInBoxStatement = preparedSql(
+  'missing_alerts_in_box',
+  sql`with found as (
+      select a.*, ${distanceFrom} as distance from missing_alerts a
+      where a.area_latitude between ${sql.placeholder('south')}::float8 and ${sql.placeholder('north')}::float8
+        and (a.area_longitude between ${sql.placeholder('west1')}::float8 and ${sql.placeholder('east1')}::float8
+          or a.area_longitude between ${sql.placeholder('west2')}::float8 and ${sql.placeholder('east2')}::float8)
+        and ${shownTo(viewer)}
+      order by distance, a.id
+      limit ${sql.placeholder('limit')}
+    )
+    ${viewOfFound()}`,
+);
+
+function toAlertViewRow(r: RawRow): AlertViewRow {
+  return {
+    ...toAlertRow(r),
+    cover:
+      r.cover_id === null || r.cover_id === undefined
+        ? null
+        : {
+            postId: String(r.cover_id),
+            mediaKey: String(r.cover_media_key),
+            width: Number(r.cover_width),
+            height: Number(r.cover_height),
+            placeholder: String(r.cover_placeholder),
+            altText: r.cover_alt_text === null ? null : String(r.cover_alt_text),
+          },
+    raiser:
+      r.raised_by === null
+        ? null
+        : {
+            id: String(r.raised_by),
+            username: String(r.raiser_username),
+            profilePicKey: r.raiser_pic === null ? null : String(r.raiser_pic),
+          },
+  };
+}
+
+export async function shownAlertsNear(
+  db: Executor,
+  viewerId: string,
+  point: { latitude: number; longitude: number },
+  metres: number,
+  limit: number,
+): Promise<{ rows: AlertViewRow[]; total: number }> {
+  const box = nearBox(point.latitude, point.longitude, metres);
+  // A second range that matches nothing when the box needs only one.
+  const [first, second = [1, 0]] = box.longitudes;
+  const rows = rowsOf(
+    await alertsNearStatement(db).execute({
+      viewerId,
+      lat: point.latitude,
+      lng: point.longitude,
+      south: box.south,
+      north: box.north,
+      west1: first![0],
+      east1: first![1],
+      west2: second[0],
+      east2: second[1],
+      metres,
+      limit,
+    }),
+  );
+  return { rows: rows.map(toAlertViewRow), total: rows.length === 0 ? 0 : Number(rows[0]!.total) };
+}
+
+/**
+ * Shown alerts whose last-seen cell lies in the box (`longitudes`: one range within -180..180, or two
+ * across the antimeridian), nearest `centre` first (by the cell), at most `limit`.
+ */
+export async function shownAlertsInBox(
+  db: Executor,
+  viewerId: string,
+  box: { south: number; north: number; longitudes: readonly (readonly [number, number])[] },
+  centre: { latitude: number; longitude: number },
+  limit: number,
+): Promise<AlertViewRow[]> {
+  // A second range that matches nothing when the box needs only one.
+  const [first, second = [1, 0]] = box.longitudes;
+  const rows = rowsOf(
+    await alertsInBoxStatement(db).execute({
+      viewerId,
+      lat: centre.latitude,
+      lng: centre.longitude,
+      south: box.south,
+      north: box.north,
+      west1: first![0],
+      east1: first![1],
+      west2: second[0],
+      east2: second[1],
+      limit,
+    }),
+  );
+  return rows.map(toAlertViewRow);
+}
+
+/**
+ * The viewer's area, raw: the home area chosen in Settings (a cell centre), else where their newest
+ * live located post was taken (their own: exact; the caller takes its cell). One prepared statement;
+ * the posts are read only without a home area (posts_user_feed_idx).
+ */
+const areaStatement = preparedSql(
+  'missing_viewer_area',
+  sql`select u.home_area_latitude as home_lat, u.home_area_longitude as home_lng,
+      p.latitude as post_lat, p.longitude as post_lng
+    from users u
+    left join lateral (
+      select x.latitude, x.longitude from posts x
+      where u.home_area_latitude is null and x.user_id = u.id and x.deleted_at is null and x.latitude is not null
+      order by x.created_at desc, x.id desc limit 1
+    ) p on true
+    where u.id = ${viewer}`,
+);
+
+export async function viewerArea(
+  db: Executor,
+  viewerId: string,
+): Promise<{
+  home: { latitude: number; longitude: number } | null;
+  post: { latitude: number; longitude: number } | null;
+}> {
+  const [row] = rowsOf(await areaStatement(db).execute({ viewerId }));
+  const pair = (lat: unknown, lng: unknown) =>
+    lat === null || lat === undefined || lng === null || lng === undefined
+      ? null
+      : { latitude: Number(lat), longitude: Number(lng) };
+  return { home: pair(row?.home_lat, row?.home_lng), post: pair(row?.post_lat, row?.post_lng) };
+}
+
+export interface CoverRow {
+  postId: string;
+  mediaKey: string;
+  width: number;
+  height: number;
+  placeholder: string;
+  altText: string | null;
+}
+
+/** Each cat's picture for the viewer (coverIdOf); cats with none are absent. */
+export async function coversFor(
+  db: Executor,
+  catIds: readonly string[],
+  viewerId: string,
+): Promise<Map<string, CoverRow>> {
+  if (catIds.length === 0) return new Map();
+  const rows = rowsOf(
+    await db.execute(sql`select c.id as cat_id, p.id, p.media_key, p.width, p.height, p.placeholder, p.alt_text
+      from cats c join posts p on p.id = ${coverIdOf(viewerId)}
+      where c.id = any(${sql.param([...catIds])}::uuid[])`),
+  );
+  return new Map(
+    rows.map((r) => [
+      String(r.cat_id),
+      {
+        postId: String(r.id),
+        mediaKey: String(r.media_key),
+        width: Number(r.width),
+        height: Number(r.height),
+        placeholder: String(r.placeholder),
+        altText: r.alt_text === null || r.alt_text === undefined ? null : String(r.alt_text),
+      },
+    ]),
+  );
+}
+
+export interface UserRowLike {
+  id: string;
+  username: string;
+  profilePicKey: string | null;
+}
+
+/** These users, less anyone the viewer shares a block with. */
+export async function usersVisibleTo(
+  db: Executor,
+  ids: readonly string[],
+  viewerId: string,
+): Promise<Map<string, UserRowLike>> {
+  const wanted = [...new Set(ids)].filter(isUuid);
+  if (wanted.length === 0) return new Map();
+  const rows = rowsOf(
+    await db.execute(sql`select u.id, u.username, u.profile_pic_key from users u
+      where u.id = any(${sql.param(wanted)}::uuid[]) and u.id not in (${usersBlockedWith(viewerId)})`),
+  );
+  return new Map(
+    rows.map((r) => [
+      String(r.id),
+      {
+        id: String(r.id),
+        username: String(r.username),
+        profilePicKey: r.profile_pic_key === null ? null : String(r.profile_pic_key),
+      },
+    ]),
+  );
+}
+
+export async function insertReport(
+  db: Executor,
+  values: typeof missingReports.$inferInsert,
+): Promise<typeof missingReports.$inferSelect> {
+  const [row] = await db.insert(missingReports).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** A report as its caretakers read it: sent to them, or a photo posted of the cat during the alert. */
+export interface ReportRow {
+  id: string;
+  kind: 'sighting' | 'photo';
+  reporterId: string;
+  seenAt: Date;
+  createdAt: Date;
+  latitude: number | null;
+  longitude: number | null;
+  note: string;
+  /** Photo reports: the post and what the location rule needs to place it for the viewer. */
+  post: {
+    mediaKey: string;
+    width: number;
+    height: number;
+    placeholder: string;
+    altText: string | null;
+    showLocation: boolean;
+    exactPublicLocation: boolean;
+    sharedWithViewer: boolean;
+  } | null;
+}
+
+/**
+ * The alert's reports the viewer (a caretaker) may see, newest sighting first, at most `limit`: the
+ * reports sent to them by anyone they share no block with, and the photos linked to the cat while the
+ * alert was up by anyone but its caretakers, as the feed would show them the posts.
+ */
+export async function reportsOfAlert(
+  db: Executor,
+  alert: MissingAlertRow,
+  viewerId: string,
+  limit: number,
+): Promise<ReportRow[]> {
+  const until: SQL = alert.endedAt ? sql`and p.created_at <= ${alert.endedAt}` : sql``;
+  const rows = rowsOf(
+    await db.execute(sql`select * from (
+        (select r.id, 'sighting' as kind, r.reporter_id, r.seen_at, r.created_at, r.latitude, r.longitude,
+           r.note, null as media_key, null::int as width, null::int as height, null as placeholder,
+           null as alt_text, false as show_location, false as exact_public_location,
+           false as shared_with_viewer
+         from missing_reports r
+         where r.alert_id = ${alert.id} and r.reporter_id not in (${usersBlockedWith(viewerId)})
+         order by r.seen_at desc, r.id desc limit ${limit})
+        union all
+        (select p.id, 'photo', p.user_id, p.created_at, p.created_at, p.latitude, p.longitude, p.caption,
+           p.media_key, p.width, p.height, p.placeholder, p.alt_text, p.show_location, u.exact_public_location,
+           ${sharedWithMember(viewerId, sql`p.id`)}
+         from posts p join users u on u.id = p.user_id
+         where p.cat_id = ${alert.catId} and p.created_at >= ${alert.createdAt} ${until}
+           and not exists (select 1 from cat_caretakers cc where cc.cat_id = p.cat_id and cc.user_id = p.user_id)
+           and ${visibleSightingOf(viewerId)}
+         order by p.created_at desc, p.id desc limit ${limit})
+      ) x order by x.seen_at desc, x.id desc limit ${limit}`),
+  );
+  return rows.map((r) => ({
+    id: String(r.id),
+    kind: r.kind === 'photo' ? 'photo' : 'sighting',
+    reporterId: String(r.reporter_id),
+    seenAt: toDate(r.seen_at),
+    createdAt: toDate(r.created_at),
+    latitude: r.latitude === null ? null : Number(r.latitude),
+    longitude: r.longitude === null ? null : Number(r.longitude),
+    note: String(r.note ?? ''),
+    post:
+      r.kind === 'photo'
+        ? {
+            mediaKey: String(r.media_key),
+            width: Number(r.width),
+            height: Number(r.height),
+            placeholder: String(r.placeholder),
+            altText: r.alt_text === null ? null : String(r.alt_text),
+            showLocation: truthy(r.show_location),
+            exactPublicLocation: truthy(r.exact_public_location),
+            sharedWithViewer: truthy(r.shared_with_viewer),
+          }
+        : null,
+  }));
+}

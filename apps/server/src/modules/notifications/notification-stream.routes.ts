@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  notificationStreamQuerySchema,
+  STREAM_TICKET_SECONDS,
+  streamTicketResponseSchema,
+} from '@cats/contracts';
+import { badRequest, unauthorized } from '../../lib/http-errors.ts';
+import { caller, requireAuth } from '../../plugins/auth.ts';
+import { noStore } from '../../plugins/private-answers.ts';
+import { readStreamTicket, signStreamTicket } from './stream-ticket.ts';
+
+const tags = ['notifications'];
+
+export const NOTIFICATION_STREAM_MESSAGES = {
+  ticketRequired: 'A stream ticket is required: take one from POST /api/notifications/stream-ticket',
+  ticketInvalid: 'This stream ticket is invalid or has expired: take a new one',
+  badLastEventId: 'Last-Event-ID must be an event id this stream sent',
+} as const;
+
+/** Event ids are seqs: positive integers, sent as decimal text. */
+function parseLastEventId(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  if (!/^\d{1,15}$/.test(value)) throw badRequest(NOTIFICATION_STREAM_MESSAGES.badLastEventId);
+  return Number(value);
+}
+
+/**
+ * Live notifications (issue 25): a ticket taken with the access token, then the Server-Sent Events
+ * stream it opens (protocol: notificationStreamQuerySchema in the contracts). The stream route is
+ * outside requireAuth: EventSource sends no Authorization header, and the ticket is its credential.
+ */
+export const notificationStreamRoutes: FastifyPluginAsyncZod = async (app) => {
+  const key = app.sessionKeys.streamTicket;
+
+  app.post(
+    '/notifications/stream-ticket',
+    {
+      onRequest: requireAuth,
+      schema: {
+        tags,
+        security: [{ bearer: [] }],
+        summary: `A ticket that opens the caller's notification stream for ${STREAM_TICKET_SECONDS} s`,
+        response: { 200: streamTicketResponseSchema },
+      },
+    },
+    // The demo account may take one: a stream only reads.
+    async (request) => ({
+      ticket: signStreamTicket(
+        key,
+        caller(request).userId,
+        new Date(Date.now() + STREAM_TICKET_SECONDS * 1000),
+      ),
+      expiresIn: STREAM_TICKET_SECONDS,
+    }),
+  );
+
+  app.get(
+    '/notifications/stream',
+    {
+      // Refusals too: an answer about a user's stream is theirs.
+      onSend: noStore,
+      schema: {
+        tags,
+        security: [{ streamTicket: [] }],
+        summary:
+          'Server-Sent Events: the replay after Last-Event-ID, then new and changed notifications, removals and the unread count',
+        querystring: notificationStreamQuerySchema,
+        produces: ['text/event-stream'],
+      },
+    },
+    async (request, reply) => {
+      const { ticket } = request.query;
+      if (!ticket) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketRequired);
+      const userId = readStreamTicket(key, ticket, new Date());
+      if (!userId) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);
+      // EventSource sends the header on its own reconnects; a new EventSource can only use the query.
+      const header = request.headers['last-event-id'];
+      const after = parseLastEventId(typeof header === 'string' ? header : request.query.lastEventId);
+      // A ticket taken before its account was deleted opens nothing (a lookup at most LIVE_USER_TTL_MS old).
+      if (!(await app.liveUsers.exists(userId)))
+        throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);
+      await app.notificationStreams.open(userId, after, reply);
+      return reply;
+    },
+  );
+};

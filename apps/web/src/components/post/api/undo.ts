@@ -1,0 +1,22 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { showToast } from '../../toast.tsx';
+import { errorMessage } from './errors.ts';
+
+/**
+ * A toast's Undo (hide, block, delete): the call that reverses the action, then every list reloads,
+ * as what comes back belongs wherever its date puts it. Plain calls, not a mutation hook: the card
+ * that acted is gone by then, and the toast outlives it.
+ */
+export async function undoWith(
+  queryClient: QueryClient,
+  reverse: () => Promise<unknown>,
+  onUndone?: () => void,
+): Promise<void> {
+  try {
+    await reverse();
+    await queryClient.invalidateQueries();
+    onUndone?.();
+  } catch (err) {
+    showToast({ message: `Could not undo: ${errorMessage(err)}` });
+  }
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import type { MyProfileResponse } from '@cats/contracts';
+import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import {
+  LocationChooser,
+  type ChosenLocation,
+} from '../../../components/location-picker/location-chooser.tsx';
+import { useSetHomeArea } from '../api/set-home-area.ts';
+import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
+
+interface Props {
+  homeArea: MyProfileResponse['homeArea'];
+  disabled: boolean;
+  onDemoRefused: () => void;
+}
+
+/**
+ * Issue 26, "Missing cats": the area missing cats are shown and told around. Chosen with the same
+ * picker as a picture's place (the browser's position or a pin on the map); the server keeps only its
+ * ~500 m cell, which is what the picker shows once saved.
+ */
+export function HomeArea({ homeArea, disabled, onDemoRefused }: Props) {
+  const mutation = useSetHomeArea();
+  const [status, setStatus] = useState<FormStatus>(null);
+  const value: ChosenLocation | null = homeArea ? { ...homeArea, source: 'saved' } : null;
+
+  const save = (next: ChosenLocation | null) => {
+    setStatus(null);
+    mutation.mutate(next && { latitude: next.latitude, longitude: next.longitude }, {
+      onSuccess: () =>
+        setStatus({
+          kind: 'success',
+          text: next ? 'Your home area is saved.' : 'Your home area is removed.',
+        }),
+      onError: (err) =>
+        isDemoDisabledError(err) ? onDemoRefused() : setStatus({ kind: 'error', text: errorText(err) }),
+    });
+  };
+
+  return (
+    <SettingsCard
+      title="Home area for missing cats"
+      description="Cats missing within 2 km of your home area appear at the top of your feed and on Explore, and you are told when one goes missing. Only the area of about 500 m around the place you choose is kept, and nobody else sees it."
+    >
+      {() => (
+        <>
+          {disabled && (
+            <p className="settings-card__explanation">The demo account cannot choose a home area.</p>
+          )}
+          <LocationChooser
+            value={value}
+            onChange={save}
+            removable
+            disabled={disabled || mutation.isPending}
+            emptyMessage={
+              <p className="location-picker__source">
+                You have no home area yet. Until you choose one, missing cats are shown around where you last
+                posted a picture.
+              </p>
+            }
+            sentences={{
+              saved: 'Your home area is the area of about 500 m around this point.',
+              device: 'This is your current location, as your browser reported it.',
+              map: 'You picked this place on the map.',
+            }}
+            mapHelp="Drag the pin or tap the map near your home. Only the area of about 500 m around it is kept. With a keyboard, focus the map and move the pin with the arrow keys."
+            mapLabel="Map for choosing your home area"
+            removeLabel="Remove home area"
+          />
+          <FormStatusMessage status={status} />
+        </>
+      )}
+    </SettingsCard>
+  );
+}

@@ -1,0 +1,245 @@
+import { useState, type FormEvent } from 'react';
+import {
+  CAT_DESCRIPTION_MAX,
+  CAT_LIVING,
+  CAT_PROFILE_NAME_MAX,
+  COAT_COLOURS,
+  YES_NO_UNKNOWN,
+  catDescriptionProblem,
+  catNameProblem,
+  type Cat,
+  type CatLiving,
+  type CoatColour,
+  type UpdateCatRequest,
+  type YesNoUnknown,
+} from '@cats/contracts';
+import { Button, buttonClass } from '../../../components/button.tsx';
+import { CountedTextarea } from '../../../components/counted-textarea.tsx';
+import { TextField } from '../../../components/form-field.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { PostImage } from '../../../components/post/post-image.tsx';
+import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
+import { flattenPages } from '../../../components/post/api/post-cache.ts';
+import { imageAlt } from '../../../components/post/post-alt.ts';
+import { useCatSightings } from '../api/get-cat-sightings.ts';
+import { useUpdateCat } from '../api/update-cat.ts';
+import { COAT_COLOUR_LABELS, LIVING_LABELS, YES_NO_UNKNOWN_LABELS } from './cat-labels.ts';
+
+interface EditCatDialogProps {
+  cat: Cat;
+  onClose: () => void;
+  /** The demo account may not edit: the caller shows its message instead. */
+  onDemoRefused: () => void;
+}
+
+type FieldErrors = Partial<Record<'name' | 'description' | 'form', string>>;
+
+const sameColours = (a: readonly CoatColour[], b: readonly CoatColour[]) =>
+  a.length === b.length && a.every((c) => b.includes(c));
+
+/**
+ * A caretaker edits the cat (issue 26): name, description, coat, ear tip, neutering, where it lives,
+ * and which sighting is the cover. Only what changed is sent, checked first with the contracts' own
+ * schema; the server's refusal ({message}) stays in the dialog.
+ */
+export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProps) {
+  const [name, setName] = useState(cat.name);
+  const [description, setDescription] = useState(cat.description);
+  const [coatColours, setCoatColours] = useState<CoatColour[]>(cat.coatColours);
+  const [earTipped, setEarTipped] = useState<YesNoUnknown>(cat.earTipped);
+  const [neutered, setNeutered] = useState<YesNoUnknown>(cat.neutered);
+  const [living, setLiving] = useState<CatLiving>(cat.living);
+  const [coverPostId, setCoverPostId] = useState(cat.cover?.postId ?? null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const update = useUpdateCat(cat._id);
+  const sightings = useCatSightings(cat._id);
+  const covers = flattenPages(sightings.data);
+  const formId = `edit-cat-${cat._id}`;
+
+  const toggleColour = (colour: CoatColour, on: boolean) =>
+    // Kept in the fixed list's order, whatever order they were ticked in.
+    setCoatColours((current) => COAT_COLOURS.filter((c) => (c === colour ? on : current.includes(c))));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (update.isPending) return;
+    const changes: UpdateCatRequest = {
+      ...(name.trim() !== cat.name ? { name: name.trim() } : {}),
+      ...(description.trim() !== cat.description ? { description: description.trim() } : {}),
+      ...(!sameColours(coatColours, cat.coatColours) ? { coatColours } : {}),
+      ...(earTipped !== cat.earTipped ? { earTipped } : {}),
+      ...(neutered !== cat.neutered ? { neutered } : {}),
+      ...(living !== cat.living ? { living } : {}),
+      ...(coverPostId && coverPostId !== cat.cover?.postId ? { coverPostId } : {}),
+    };
+    // The contracts' rules, zod-free (no schema library reaches the browser); the server holds them too.
+    const found: FieldErrors = {};
+    const nameProblem = changes.name !== undefined ? catNameProblem(changes.name) : null;
+    const descriptionProblem =
+      changes.description !== undefined ? catDescriptionProblem(changes.description) : null;
+    if (nameProblem) found.name = nameProblem;
+    if (descriptionProblem) found.description = descriptionProblem;
+    if (nameProblem || descriptionProblem) {
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
+    }
+    update.mutate(changes, {
+      onSuccess: onClose,
+      onError: (err) => {
+        if (isDemoRefusal(err)) {
+          onClose();
+          onDemoRefused();
+        } else setErrors({ form: errorMessage(err) });
+      },
+    });
+  };
+
+  return (
+    <Modal
+      title={`Edit ${cat.name}`}
+      className="edit-cat"
+      onClose={onClose}
+      dismissible={!update.isPending}
+      actions={
+        <>
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            disabled={update.isPending}
+            onClick={onClose}
+          >
+            Cancel
+          </button>
+          <Button type="submit" form={formId} disabled={update.isPending}>
+            {update.isPending ? 'Saving...' : 'Save'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="edit-cat__form" onSubmit={submit} noValidate>
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="off"
+          maxLength={CAT_PROFILE_NAME_MAX}
+          value={name}
+          error={errors.name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <CountedTextarea
+          label="Description"
+          name="description"
+          rows={4}
+          max={CAT_DESCRIPTION_MAX}
+          help="What helps neighbours recognise this cat: markings, habits, where it likes to sit."
+          value={description}
+          error={errors.description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+        <fieldset className="edit-cat__group">
+          <legend>Coat colours and pattern</legend>
+          <div className="cat-chips cat-chips--choice">
+            {COAT_COLOURS.map((colour) => (
+              <label key={colour} className="cat-chip cat-chip--choice">
+                <input
+                  type="checkbox"
+                  name="coatColours"
+                  value={colour}
+                  checked={coatColours.includes(colour)}
+                  onChange={(e) => toggleColour(colour, e.target.checked)}
+                />
+                <span>{COAT_COLOUR_LABELS[colour]}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="edit-cat__selects">
+          <Select
+            label="Ear-tipped"
+            value={earTipped}
+            options={YES_NO_UNKNOWN}
+            labels={YES_NO_UNKNOWN_LABELS}
+            onChange={setEarTipped}
+          />
+          <Select
+            label="Neutered"
+            value={neutered}
+            options={YES_NO_UNKNOWN}
+            labels={YES_NO_UNKNOWN_LABELS}
+            onChange={setNeutered}
+          />
+          <Select
+            label="Home"
+            value={living}
+            options={CAT_LIVING}
+            labels={LIVING_LABELS}
+            onChange={setLiving}
+          />
+        </div>
+        <fieldset className="edit-cat__group">
+          <legend>Cover photo</legend>
+          {sightings.isPending ? (
+            <p className="muted">Loading sightings...</p>
+          ) : covers.length === 0 ? (
+            <p className="muted">This cat has no sightings to choose a cover from yet.</p>
+          ) : (
+            <div className="edit-cat__covers">
+              {covers.map((post) => (
+                <label key={post._id} className="edit-cat__cover">
+                  <input
+                    type="radio"
+                    name="coverPostId"
+                    value={post._id}
+                    checked={coverPostId === post._id}
+                    onChange={() => setCoverPostId(post._id)}
+                  />
+                  <PostImage
+                    image={post.image}
+                    fallbackSrc={post.imageUrl}
+                    alt={imageAlt(post)}
+                    sizes="88px"
+                    aspectRatio="1 / 1"
+                  />
+                </label>
+              ))}
+            </div>
+          )}
+        </fieldset>
+        {errors.form && (
+          <p className="notice notice--error" role="alert">
+            {errors.form}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}
+
+interface SelectProps<T extends string> {
+  label: string;
+  value: T;
+  options: readonly T[];
+  labels: Record<T, string>;
+  onChange: (value: T) => void;
+}
+
+/** A labelled select in the form fields' look. */
+function Select<T extends string>({ label, value, options, labels, onChange }: SelectProps<T>) {
+  return (
+    <label className="field">
+      <span className="field__label">{label}</span>
+      <select className="field__input" value={value} onChange={(e) => onChange(e.target.value as T)}>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {labels[option]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,140 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { MISSING_NOTE_MAX } from '@cats/contracts';
+import { Button, buttonClass } from '../../../components/button.tsx';
+import { CountedTextarea } from '../../../components/counted-textarea.tsx';
+import type { ChosenLocation } from '../../../components/location-picker/location-chooser.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
+import { showToast } from '../../../components/toast.tsx';
+import { useReportSighting } from '../api/missing-reports.ts';
+import { fromLocalInput, sightingFormProblems, toLocalInput, type FormProblems } from './missing-form.ts';
+import { WhenAndWhereFields } from './sighting-fields.tsx';
+
+interface Props {
+  catId: string;
+  catName: string;
+  onClose: () => void;
+  onDemoRefused: () => void;
+}
+
+/**
+ * 'I saw this cat' (issue 26): with a photo, Spot opens with the cat chosen (a normal post linked to
+ * it); without one, when and where (and a note), sent to the cat's caretakers alone.
+ */
+export function ReportSightingDialog({ catId, catName, onClose, onDemoRefused }: Props) {
+  const [when, setWhen] = useState(() => toLocalInput(new Date()));
+  const [place, setPlace] = useState<ChosenLocation | null>(null);
+  const [note, setNote] = useState('');
+  const [problems, setProblems] = useState<FormProblems>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  /** A field's message goes as soon as the field changes: it was about the old value. */
+  const changed = (field: keyof FormProblems) =>
+    setProblems((current) => (current[field] ? { ...current, [field]: undefined } : current));
+  const report = useReportSighting(catId);
+  const formId = `report-${catId}`;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (report.isPending) return;
+    const found = sightingFormProblems({ when, place, note });
+    setProblems(found);
+    setFailure(null);
+    if (Object.keys(found).length > 0 || !place) return;
+    report.mutate(
+      {
+        seenAt: fromLocalInput(when)!.toISOString(),
+        place: { latitude: place.latitude, longitude: place.longitude },
+        note: note.trim(),
+      },
+      {
+        onSuccess: (data) => {
+          showToast({ message: data.message });
+          onClose();
+        },
+        onError: (err) => {
+          if (isDemoRefusal(err)) {
+            onClose();
+            onDemoRefused();
+          } else setFailure(errorMessage(err));
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal
+      title={`I saw ${catName}`}
+      className="missing-dialog"
+      onClose={onClose}
+      dismissible={!report.isPending}
+      actions={
+        <>
+          <button
+            type="button"
+            className={buttonClass('secondary')}
+            disabled={report.isPending}
+            onClick={onClose}
+          >
+            Cancel
+          </button>
+          <Button type="submit" form={formId} disabled={report.isPending}>
+            {report.isPending ? 'Sending...' : 'Send report'}
+          </Button>
+        </>
+      }
+    >
+      <section className="missing-dialog__option" aria-labelledby={`${formId}-photo`}>
+        <h3 id={`${formId}-photo`}>With a photo</h3>
+        <p>{`A photo helps most. It is posted like any picture, linked to ${catName}.`}</p>
+        <Link className={buttonClass('accent')} to={`/spot?cat=${encodeURIComponent(catId)}`}>
+          Post a photo
+        </Link>
+      </section>
+      <form id={formId} className="missing-dialog__form missing-dialog__option" onSubmit={submit} noValidate>
+        <h3>Without a photo</h3>
+        <WhenAndWhereFields
+          whenLabel={`When did you see ${catName}?`}
+          when={when}
+          onWhenChange={(next) => {
+            setWhen(next);
+            changed('when');
+          }}
+          whenError={problems.when}
+          whereLabel={`Where did you see ${catName}?`}
+          place={place}
+          onPlaceChange={(next) => {
+            setPlace(next);
+            changed('place');
+          }}
+          placeError={problems.place}
+          mapHelp="Drag the pin or tap the map where you saw the cat. With a keyboard, focus the map and move the pin with the arrow keys."
+          mapLabel="Map for choosing where you saw the cat"
+          disabled={report.isPending}
+          placeNote={
+            <p className="missing-dialog__notice">
+              Your report&apos;s place is shared with the cat&apos;s caretakers.
+            </p>
+          }
+        />
+        <CountedTextarea
+          label="Note for the caretakers (optional)"
+          name="note"
+          rows={3}
+          max={MISSING_NOTE_MAX}
+          value={note}
+          error={problems.note}
+          onChange={(e) => {
+            setNote(e.target.value);
+            changed('note');
+          }}
+        />
+        {failure && (
+          <p className="missing-dialog__error" role="alert">
+            {failure}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}

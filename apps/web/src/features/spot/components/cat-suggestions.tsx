@@ -1,0 +1,174 @@
+import { useEffect, useId, useRef, type MouseEvent, type ReactNode } from 'react';
+import { CAT_PROFILE_NAME_MAX, type CatSummary } from '@cats/contracts';
+import { CatThumb } from '../../../components/cats/cat-thumb.tsx';
+import { TextField } from '../../../components/form-field.tsx';
+import { CheckIcon } from '../../../components/icons.tsx';
+import { errorMessage } from '../../../components/post/api/errors.ts';
+import { useCatSuggestions } from '../api/get-cat-suggestions.ts';
+
+/** What the picture is said to show: a known cat, a cat to be made from it, or no one in particular. */
+export type CatChoice = { kind: 'unsure' } | { kind: 'new' } | { kind: 'cat'; cat: CatSummary };
+
+interface CatSuggestionsProps {
+  /** The picture's place: the cats seen near it lately are offered. Null: none are asked for. */
+  near: { latitude: number; longitude: number } | null;
+  /** A cat named in the address (/spot?cat=…, 'I saw this cat'): offered first, wherever it was seen. */
+  pinned: CatSummary | null;
+  choice: CatChoice;
+  onChoice: (next: CatChoice) => void;
+  newName: string;
+  onNewName: (name: string) => void;
+  newNameError: string | null;
+}
+
+/**
+ * 'Which cat is this?' on Spot (issue 26): up to five cats seen within 300 m of the photo's place in the
+ * last 90 days, 'New cat' and 'Not sure' (the default), as one radio group: a tap on a card chooses it,
+ * the arrow keys move between them. 'New cat' asks for the name on the spot; the cat is made once the
+ * picture is posted, with it as the first sighting.
+ */
+export function CatSuggestions({
+  near,
+  pinned,
+  choice,
+  onChoice,
+  newName,
+  onNewName,
+  newNameError,
+}: CatSuggestionsProps) {
+  const name = useId();
+  const suggestions = useCatSuggestions(near);
+  const newNameRef = useRef<HTMLInputElement>(null);
+  const focusNewName = useRef(false);
+
+  // A tap on 'New cat' goes on to its name (the phone's keyboard opens); arrowing past it does not.
+  useEffect(() => {
+    if (choice.kind === 'new' && focusNewName.current) {
+      focusNewName.current = false;
+      newNameRef.current?.focus();
+    }
+  }, [choice.kind]);
+
+  const chosen = choice.kind === 'cat' ? choice.cat : null;
+  // The address's cat first, then the suggestions; a cat chosen earlier that a corrected place no
+  // longer lists stays, after the address's (choosing never moves a card).
+  const cats: CatSummary[] = [];
+  for (const cat of [pinned, ...(suggestions.data?.cats ?? [])]) {
+    if (cat && !cats.some((c) => c._id === cat._id)) cats.push(cat);
+  }
+  if (chosen && !cats.some((c) => c._id === chosen._id)) cats.splice(pinned ? 1 : 0, 0, chosen);
+  const found = suggestions.data?.cats.length ?? 0;
+
+  let status: ReactNode = null;
+  if (near === null) {
+    status = null;
+  } else if (suggestions.isPending) {
+    status = <p className="cat-choice__status">Looking for cats seen near here...</p>;
+  } else if (suggestions.isError) {
+    status = (
+      <p className="cat-choice__status" role="alert">
+        {errorMessage(suggestions.error)}
+      </p>
+    );
+  } else if (found === 0) {
+    status = <p className="cat-choice__status">No cat has been seen near here lately.</p>;
+  }
+
+  const tapNewCat = () => {
+    if (choice.kind === 'new') newNameRef.current?.focus();
+    else focusNewName.current = true;
+  };
+
+  return (
+    <fieldset className="cat-choice" aria-busy={suggestions.isFetching}>
+      <legend className="cat-choice__legend">Which cat is this?</legend>
+      {status}
+      <div className="cat-choice__options">
+        {cats.map((cat) => (
+          <ChoiceCard
+            key={cat._id}
+            group={name}
+            value={cat._id}
+            selected={chosen?._id === cat._id}
+            onSelect={() => onChoice({ kind: 'cat', cat })}
+            picture={<CatThumb cover={cat.cover} size={56} />}
+            label={cat.name}
+          />
+        ))}
+        <ChoiceCard
+          group={name}
+          value="new"
+          selected={choice.kind === 'new'}
+          onSelect={() => onChoice({ kind: 'new' })}
+          onTap={tapNewCat}
+          picture={
+            <span className="cat-choice__icon" aria-hidden="true">
+              +
+            </span>
+          }
+          label="New cat"
+        />
+        <ChoiceCard
+          group={name}
+          value="unsure"
+          selected={choice.kind === 'unsure'}
+          onSelect={() => onChoice({ kind: 'unsure' })}
+          picture={
+            <span className="cat-choice__icon" aria-hidden="true">
+              ?
+            </span>
+          }
+          label="Not sure"
+        />
+      </div>
+      {choice.kind === 'new' && (
+        <TextField
+          ref={newNameRef}
+          className="cat-choice__new-name"
+          label="New cat's name"
+          name="newCatName"
+          autoComplete="off"
+          maxLength={CAT_PROFILE_NAME_MAX}
+          value={newName}
+          error={newNameError}
+          help="The cat gets a page of its own, with this picture as its first sighting."
+          onChange={(e) => onNewName(e.target.value)}
+        />
+      )}
+    </fieldset>
+  );
+}
+
+interface ChoiceCardProps {
+  group: string;
+  value: string;
+  selected: boolean;
+  onSelect: () => void;
+  /** For a pointer's tap only (the label's own click carries a click count; a key press's does not). */
+  onTap?: () => void;
+  picture: ReactNode;
+  label: string;
+}
+
+/** One choice: a native radio button (its group's keyboard and screen-reader behaviour) as a card. */
+function ChoiceCard({ group, value, selected, onSelect, onTap, picture, label }: ChoiceCardProps) {
+  return (
+    <label className="cat-choice__option" onClick={onTap && ((e: MouseEvent) => e.detail > 0 && onTap())}>
+      <input
+        type="radio"
+        name={group}
+        className="cat-choice__input"
+        value={value}
+        checked={selected}
+        onChange={onSelect}
+      />
+      {picture}
+      <span className="cat-choice__name">{label}</span>
+      {selected && (
+        <span className="cat-choice__tick" aria-hidden="true">
+          <CheckIcon size={16} />
+        </span>
+      )}
+    </label>
+  );
+}

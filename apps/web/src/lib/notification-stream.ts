@@ -1,0 +1,253 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Notification, StreamTicketResponse } from '@cats/contracts';
+import { groupKeys } from '../components/groups/api/query-keys.ts';
+import { afterNextPaint } from './after-paint.ts';
+import { api, ApiError } from './api-client.ts';
+import {
+  markReadInPages,
+  patchNotificationList,
+  removeNotification,
+  setUnreadCount,
+  upsertNotification,
+} from './notification-cache.ts';
+
+/**
+ * Live notifications (issue 25): the client side of GET /api/notifications/stream, whose protocol is
+ * described in packages/contracts/src/notifications.ts. EventSource cannot send a bearer header, so
+ * each connection starts with a short-lived ticket (POST /api/notifications/stream-ticket). While a
+ * ticket is young, EventSource's own reconnects carry Last-Event-ID; after that, or when the browser
+ * gives up, the client takes a new ticket and passes the last id it saw as `lastEventId`, waiting
+ * longer after each failure in a row.
+ */
+
+export interface StreamHandlers {
+  notification: (entry: Notification) => void;
+  removed: (id: string) => void;
+  unread: (count: number) => void;
+}
+
+/** The parts of EventSource the client uses, so that tests can hand it a fake. */
+export interface EventSourceLike {
+  readonly readyState: number;
+  onopen: ((event: Event) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void): void;
+  close(): void;
+}
+
+export type StreamStatus = 'connecting' | 'open' | 'waiting' | 'closed' | 'unavailable';
+
+export interface StreamOptions {
+  handlers: StreamHandlers;
+  getTicket?: () => Promise<StreamTicketResponse>;
+  createEventSource?: (url: string) => EventSourceLike;
+  onStatus?: (status: StreamStatus) => void;
+  /** 0 to 1; the share of each wait that is random, so that many clients do not return at once. */
+  random?: () => number;
+  now?: () => number;
+}
+
+export const STREAM_PATH = '/api/notifications/stream';
+const CLOSED = 2;
+/** The first wait after a failure, doubled after each one in a row up to the longest. */
+export const FIRST_RETRY_MS = 1_000;
+export const LONGEST_RETRY_MS = 30_000;
+/** A ticket this close to its end is not trusted for the browser's own reconnect. */
+const TICKET_MARGIN_MS = 5_000;
+
+const requestTicket = () => api<StreamTicketResponse>('/api/notifications/stream-ticket', { method: 'POST' });
+
+export interface NotificationStream {
+  close(): void;
+  /** While waiting to reconnect (after a failure), reconnect now: the device is back online. */
+  retryNow(): void;
+}
+
+/** Opens the stream and keeps it open until `close()`. */
+export function openNotificationStream({
+  handlers,
+  getTicket = requestTicket,
+  createEventSource = (url) => new EventSource(url),
+  onStatus,
+  random = Math.random,
+  now = Date.now,
+}: StreamOptions): NotificationStream {
+  let closed = false;
+  let source: EventSourceLike | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  let lastEventId: string | null = null;
+  let ticketGoodUntil = 0;
+
+  const status = (s: StreamStatus) => {
+    if (!closed || s === 'closed') onStatus?.(s);
+  };
+
+  const dropSource = () => {
+    if (!source) return;
+    source.onopen = null;
+    source.onerror = null;
+    source.close();
+    source = null;
+  };
+
+  const retryLater = () => {
+    dropSource();
+    if (closed) return;
+    const base = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** failures);
+    failures += 1;
+    status('waiting');
+    timer = setTimeout(() => void connect(), base * (0.8 + 0.2 * random()));
+  };
+
+  /** Every event may carry an id (the entry's seq); the browser keeps the last one for us too. */
+  const listen = (es: EventSourceLike, type: string, handle: (data: unknown) => void) =>
+    es.addEventListener(type, (event) => {
+      if (closed || es !== source) return;
+      if (event.lastEventId) lastEventId = event.lastEventId;
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        console.error(`Notification stream: unreadable ${type} event`);
+        return;
+      }
+      handle(data);
+    });
+
+  async function connect() {
+    timer = undefined;
+    if (closed) return;
+    status('connecting');
+    let ticket: StreamTicketResponse;
+    try {
+      ticket = await getTicket();
+    } catch (err) {
+      if (closed) return;
+      // A refusal that a retry will not change (no stream on this server, an account without one).
+      if (err instanceof ApiError && err.status !== null && err.status < 500 && err.status !== 429) {
+        status('unavailable');
+        return;
+      }
+      retryLater();
+      return;
+    }
+    if (closed) return;
+    ticketGoodUntil = now() + ticket.expiresIn * 1000 - TICKET_MARGIN_MS;
+    const query = new URLSearchParams({ ticket: ticket.ticket });
+    if (lastEventId) query.set('lastEventId', lastEventId);
+    const es = createEventSource(`${STREAM_PATH}?${query.toString()}`);
+    source = es;
+    es.onopen = () => {
+      failures = 0;
+      status('open');
+    };
+    es.onerror = () => {
+      // The browser reconnects by itself (with Last-Event-ID) while the ticket still opens streams;
+      // once it gives up (CLOSED: the server refused) or the ticket is old, a new ticket is taken.
+      if (es.readyState !== CLOSED && now() < ticketGoodUntil) {
+        status('connecting');
+        return;
+      }
+      retryLater();
+    };
+    listen(es, 'notification', (data) => handlers.notification(data as Notification));
+    listen(es, 'removed', (data) => handlers.removed((data as { _id: string })._id));
+    listen(es, 'unread', (data) => handlers.unread((data as { count: number }).count));
+  }
+
+  void connect();
+  return {
+    retryNow() {
+      if (closed || timer === undefined) return;
+      clearTimeout(timer);
+      void connect();
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(timer);
+      dropSource();
+      status('closed');
+    },
+  };
+}
+
+/** Applies the stream's events to the query cache: the list, the bell, and what an entry changes. */
+export function cacheHandlers(queryClient: QueryClient): StreamHandlers {
+  return {
+    notification(entry) {
+      patchNotificationList(queryClient, (data) => upsertNotification(data, entry));
+      const groupId = entry.group?._id;
+      if (!groupId) return;
+      // The screens an entry changes, without a reload (issue 25: 'the owner sees a join request
+      // arrive'); invalidating refetches only what is on screen.
+      switch (entry.type) {
+        case 'join_request':
+          void queryClient.invalidateQueries({ queryKey: groupKeys.detail(groupId) });
+          break;
+        case 'request_accepted':
+        case 'request_declined':
+        case 'removed_from_group':
+          void queryClient.invalidateQueries({ queryKey: groupKeys.detail(groupId) });
+          void queryClient.invalidateQueries({ queryKey: groupKeys.mine });
+          break;
+        case 'group_share':
+          void queryClient.invalidateQueries({ queryKey: groupKeys.posts(groupId) });
+          void queryClient.invalidateQueries({ queryKey: groupKeys.map(groupId) });
+          break;
+        default:
+          break;
+      }
+    },
+    removed(id) {
+      patchNotificationList(queryClient, (data) => removeNotification(data, id));
+    },
+    unread(count) {
+      setUnreadCount(queryClient, count);
+      // Nothing unread (read on another device, say): every entry shown is read.
+      if (count === 0) patchNotificationList(queryClient, (data) => markReadInPages(data, null));
+    },
+  };
+}
+
+/** Whether the stream is open now: the bell asks the server itself on focus when it is not. */
+let currentStatus: StreamStatus = 'closed';
+const statusListeners = new Set<() => void>();
+const setStatus = (s: StreamStatus) => {
+  currentStatus = s;
+  statusListeners.forEach((l) => l());
+};
+const subscribeStatus = (listener: () => void) => {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+};
+
+export function useNotificationStreamStatus(): StreamStatus {
+  return useSyncExternalStore(subscribeStatus, () => currentStatus);
+}
+
+/**
+ * Keeps the stream open while `userId` is signed in (the member navigation holds it), and closes it
+ * on logout. A token refresh does not reopen it: the stream is the user's, not the token's.
+ */
+export function useNotificationStream(userId: string | null): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!userId || typeof EventSource === 'undefined') return;
+    let stream: NotificationStream | null = null;
+    // After the screen is up: the stream's ticket request is not what the first paint waits for.
+    const cancel = afterNextPaint(() => {
+      stream = openNotificationStream({ handlers: cacheHandlers(queryClient), onStatus: setStatus });
+    });
+    // Back online: try at once rather than at the end of a long wait.
+    const online = () => stream?.retryNow();
+    window.addEventListener('online', online);
+    return () => {
+      cancel();
+      window.removeEventListener('online', online);
+      stream?.close();
+    };
+  }, [userId, queryClient]);
+}

@@ -1,0 +1,172 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { CatSightingsResponse, PagedPostsResponse, Post } from '@cats/contracts';
+import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { signedInPage } from './support/api.ts';
+import { apiCall, apiUser, fixture, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+
+/** Where a person looking at this work finds the screenshots (besides screenshots/ in the repository). */
+const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/suggest';
+
+/**
+ * Issue 26, 'Which cat is this?' on Spot: a cat made from a GPS-tagged picture with 'New cat', then a
+ * second picture taken near it linked to that cat with one tap on its suggestion; the cat's page shows
+ * both sightings. The question is a radio group for the keyboard and axe alike. /spot?cat=<id> ('I saw
+ * this cat') chooses the cat from the start.
+ */
+describe('which cat is this', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let spotter: SessionUser;
+  const name = `Biscuit ${Date.now().toString(36).slice(-4)}`;
+  let catId = '';
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    spotter = await apiUser(server.url, 'catspotter');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+  });
+
+  const group = (page: Page) => page.getByRole('group', { name: 'Which cat is this?' });
+
+  /** Spot with a photo chosen and cropped: the form is showing. */
+  async function chooseAndCrop(page: Page, photo: string, path = '/spot') {
+    await page.goto(path);
+    await page.getByRole('heading', { name: 'Snap a cat' }).waitFor();
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'IMG_2001.jpg',
+      mimeType: 'image/jpeg',
+      buffer: fixture(photo),
+    });
+    const crop = page.getByRole('dialog', { name: 'Crop your picture' });
+    await crop.getByRole('button', { name: 'Crop' }).click();
+    await crop.waitFor({ state: 'detached' });
+  }
+
+  /** What axe-core finds in the question (WCAG 2.0-2.2 A and AA, and its best practices). */
+  async function axeViolations(page: Page): Promise<string[]> {
+    const results = await new AxeBuilder({ page })
+      .include('.cat-choice')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  async function submit(page: Page) {
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const reminder = page.getByRole('dialog', { name: 'Add a description so everyone can enjoy your cat?' });
+    await reminder.getByRole('button', { name: 'Post anyway' }).click();
+    await page.waitForURL('**/feed');
+  }
+
+  const newest = async (): Promise<Post> =>
+    (await apiCall<PagedPostsResponse>(server.url, spotter.accessToken, '/api/feed/1')).posts[0]!;
+
+  /** The suggestions on screen, wherever the form has scrolled them, for a person to look at. */
+  async function shoot(page: Page, file: string) {
+    await group(page).evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    // The covers themselves, not their blurred previews.
+    await expect
+      .poll(() =>
+        group(page)
+          .locator('img')
+          .evaluateAll((imgs: HTMLImageElement[]) => imgs.every((i) => i.complete && i.naturalWidth > 0)),
+      )
+      .toBe(true);
+    await page.waitForTimeout(300);
+    const path = await screenshot(page, file);
+    mkdirSync(SHOTS, { recursive: true });
+    copyFileSync(path, join(SHOTS, `${file}.png`));
+  }
+
+  it("makes a new cat from a GPS-tagged picture with 'New cat'", async () => {
+    const page = await signedInPage(browser, server.url, spotter, PHONE);
+    await chooseAndCrop(page, 'photo-gps.jpg');
+    // The photo has a place: the question is asked, 'Not sure' chosen until the user says otherwise.
+    await group(page).waitFor();
+    expect(await page.getByRole('radio', { name: 'Not sure' }).isChecked()).toBe(true);
+    await page.getByLabel('Add a comment').fill('First time I see this one.');
+    await page.getByLabel("Cat's name").fill(name);
+    // One tap on 'New cat': the name field opens, focused, with the name already typed above.
+    await group(page).getByText('New cat', { exact: true }).click();
+    const field = page.getByLabel("New cat's name");
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await field.inputValue()).toBe(name);
+    await shoot(page, 'spot-new-cat-390');
+    await submit(page);
+
+    // The post exists, linked to a new cat of that name, its first sighting and cover.
+    await page.getByText(`${name} has a page now, with this picture as the first sighting.`).waitFor();
+    const post = await newest();
+    expect(post.cat?.name).toBe(name);
+    catId = post.cat!._id;
+    expect(post.latitude).toBeCloseTo(FIXTURE_GPS.latitude, 4);
+    await page.close();
+  });
+
+  it('links a second picture taken nearby with one tap on its suggestion; the cat page shows both', async () => {
+    expect(catId).not.toBe('');
+    const page = await signedInPage(browser, server.url, spotter, DESKTOP);
+    await chooseAndCrop(page, 'photo-gps.jpg');
+    const suggestion = page.getByRole('radio', { name });
+    await suggestion.waitFor({ state: 'attached' });
+    expect(await suggestion.isChecked()).toBe(false);
+    // One tap on the card.
+    await group(page).getByText(name, { exact: true }).click();
+    expect(await suggestion.isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'Not sure' }).isChecked()).toBe(false);
+    await shoot(page, 'spot-suggestions-1280');
+    await page.setViewportSize(PHONE);
+    await shoot(page, 'spot-suggestions-390');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize(DESKTOP);
+    expect(await axeViolations(page)).toEqual([]);
+    // A radio group for the keyboard too: the arrows move the choice, and back.
+    await suggestion.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await suggestion.isChecked()).toBe(false);
+    await page.keyboard.press('ArrowLeft');
+    expect(await suggestion.isChecked()).toBe(true);
+    expect(await suggestion.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByLabel('Add a comment').fill('Back on the same wall.');
+    await submit(page);
+
+    const post = await newest();
+    expect(post.cat).toEqual({ _id: catId, name });
+    // The cat's page: both sightings in its timeline.
+    await page.goto(`/cats/${catId}`);
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    await page.getByText('Back on the same wall.').waitFor();
+    await page.getByText('First time I see this one.').waitFor();
+    const sightings = await apiCall<CatSightingsResponse>(
+      server.url,
+      spotter.accessToken,
+      `/api/cats/${catId}/sightings`,
+    );
+    expect(sightings.posts.map((p) => p.caption)).toEqual([
+      'Back on the same wall.',
+      'First time I see this one.',
+    ]);
+    await page.close();
+  });
+
+  it('chooses the cat of /spot?cat=<id> from the start, even for a picture without a place', async () => {
+    const page = await signedInPage(browser, server.url, spotter, DESKTOP);
+    await chooseAndCrop(page, 'photo-no-gps.jpg', `/spot?cat=${catId}`);
+    const chosen = page.getByRole('radio', { name });
+    await chosen.waitFor({ state: 'attached' });
+    expect(await chosen.isChecked()).toBe(true);
+    const names = await group(page).locator('.cat-choice__name').allTextContents();
+    expect(names).toEqual([name, 'New cat', 'Not sure']);
+    await submit(page);
+    expect((await newest()).cat).toEqual({ _id: catId, name });
+    await page.close();
+  });
+});
