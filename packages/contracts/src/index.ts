@@ -9,3 +9,4 @@ export * from './data-export.ts';
 export * from './notifications.ts';
 export * from './cats.ts';
 export * from './missing.ts';
+export * from './moderation.ts';

@@ -54,6 +54,8 @@ export const cats = pgTable(
      * sends a link to the survivor: migration 0020).
      */
     mergedInto: uuid('merged_into').references((): AnyPgColumn => cats.id, { onDelete: 'cascade' }),
+    /** Issue 27: set when a moderator removed this cat's page (it answers 404 to everyone until restored). */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -7,3 +7,4 @@ export * from './notifications.ts';
 export * from './push.ts';
 export * from './cats.ts';
 export * from './missing.ts';
+export * from './moderation.ts';

@@ -43,6 +43,13 @@ export const posts = pgTable(
      * nowhere, until restored or purged 30 days later (trash.service.ts).
      */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * Issue 27: 'pending_review' (hidden from everyone but its author after AUTO_HIDE_REPORTERS trusted
+     * reports) or 'removed' (by a moderator: hidden from everyone, its author included, until restored).
+     */
+    moderation: text('moderation'),
+    /** Its author is suspended: hidden from everyone else until the suspension ends or is lifted. */
+    authorSuspended: boolean('author_suspended').notNull().default(false),
     /** The last edit of caption, cat name or description; null until the first (post_versions holds the rest). */
     editedAt: timestamp('edited_at', { withTimezone: true }),
     /** The cat this picture shows (issue 26), set by its author; null when none or the cat is gone. */
@@ -92,6 +99,7 @@ export const posts = pgTable(
     check('posts_caption_length', sql`char_length(${t.caption}) <= 500`),
     check('posts_cat_name_length', sql`${t.catName} is null or char_length(${t.catName}) <= 40`),
     check('posts_alt_text_length', sql`${t.altText} is null or char_length(${t.altText}) <= 1500`),
+    check('posts_moderation', sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`),
     check('posts_dimensions', sql`${t.width} > 0 and ${t.height} > 0`),
   ],
 );
@@ -148,8 +156,13 @@ export const comments = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     body: text('body').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** As posts.moderation: 'pending_review' or 'removed' (issue 27). */
+    moderation: text('moderation'),
+    /** As posts.author_suspended. */
+    authorSuspended: boolean('author_suspended').notNull().default(false),
   },
   (t) => [
+    check('comments_moderation', sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`),
     // Pages of a post's comments walk this index backwards from the (created_at, id) cursor, newest first.
     index('comments_post_created_idx').on(t.postId, t.createdAt, t.id),
     index('comments_user_idx').on(t.userId),

@@ -38,8 +38,25 @@ export const users = pgTable(
     homeAreaLatitude: doublePrecision('home_area_latitude'),
     homeAreaLongitude: doublePrecision('home_area_longitude'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Issue 27: 'member', 'moderator' or 'admin' (`npm run admin -- grant ...`, or an admin in the web). */
+    role: text('role').notNull().default('member'),
+    /**
+     * A suspension (issue 27): set while the account is suspended, with suspended_until null for good.
+     * A suspended user cannot log in or refresh and their posts and comments are hidden (their
+     * author_suspended flag) until the suspension ends or is lifted.
+     */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
   },
   (t) => [
+    check('users_role', sql`${t.role} in ('member', 'moderator', 'admin')`),
+    check('users_suspension', sql`${t.suspendedUntil} is null or ${t.suspendedAt} is not null`),
+    index('users_suspended_until_idx')
+      .on(t.suspendedUntil)
+      .where(sql`${t.suspendedUntil} is not null`),
+    index('users_staff_idx')
+      .on(t.role)
+      .where(sql`${t.role} <> 'member'`),
     // Case-insensitive uniqueness lives in the database, not only in the service.
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_username_skeleton_idx').on(t.usernameSkeleton),
