@@ -10,3 +10,4 @@ export * from './notifications.ts';
 export * from './cats.ts';
 export * from './missing.ts';
 export * from './moderation.ts';
+export * from './moderation-actions.ts';

@@ -41,6 +41,8 @@ export type Role = (typeof ROLES)[number];
  */
 export const MODERATION_ACTIONS = ['dismiss', 'remove', 'strip_location', 'warn', 'suspend', 'restore'] as const;
 export type ModerationActionKind = (typeof MODERATION_ACTIONS)[number];
+/** The actions taken on a report: all but 'restore', which is taken on an earlier action. */
+export const REPORT_ACTIONS = ['dismiss', 'remove', 'strip_location', 'warn', 'suspend'] as const;
 
 /** A suspension lasts 1, 7 or 30 days, or (null) until an admin or moderator lifts it. */
 export const SUSPENSION_DAYS = [1, 7, 30] as const;
