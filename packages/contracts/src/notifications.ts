@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MODERATION_ACTIONS, REPORT_TARGET_TYPES } from './moderation-constants.ts';
 import { userSummarySchema } from './users.ts';
 
 /**
@@ -11,7 +12,10 @@ import { userSummarySchema } from './users.ts';
  * told was missing, or that you follow or care for, is back home; `missing_report`: someone saw the
  * missing cat you care for ('I saw this cat' without a photo; a photo is a `cat_sighting`);
  * `cat_suggestion`: someone suggests which cat your picture shows; `cat_suggestion_accepted`: the
- * author of a picture agreed with your suggestion (issue 26). Moderation (issue 27) adds its types here.
+ * author of a picture agreed with your suggestion (issue 26). Moderation (issue 27):
+ * `moderation_decision`: a moderator acted on your content or account, or undid such an action (the
+ * statement of reasons is in Settings); `appeal_decided`: the answer to your appeal; `report_outcome`:
+ * what came of something you reported ('We removed the post you reported').
  */
 export const NOTIFICATION_TYPES = [
   'like',
@@ -28,6 +32,9 @@ export const NOTIFICATION_TYPES = [
   'missing_report',
   'cat_suggestion',
   'cat_suggestion_accepted',
+  'moderation_decision',
+  'appeal_decided',
+  'report_outcome',
 ] as const;
 export const notificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof notificationTypeSchema>;
@@ -79,6 +86,23 @@ export const notificationSchema = z.object({
   cat: z.object({ _id: z.string(), name: z.string() }).nullable(),
   /** The comment's text for comment and reply entries (as text, never HTML). */
   comment: z.object({ _id: z.string(), excerpt: z.string() }).nullable(),
+  /**
+   * Moderation entries (issue 27): the action taken, on what kind of thing, and for an appeal its
+   * outcome. Never the moderator's name, nor the reporter's.
+   */
+  moderation: z
+    .object({
+      actionId: z.string(),
+      action: z.enum(MODERATION_ACTIONS),
+      targetType: z.enum(REPORT_TARGET_TYPES),
+      /** For a suspension: when it ends (null for good). */
+      suspendedUntil: z.string().nullable(),
+      /** For appeal_decided: whether the decision was overturned or upheld. */
+      appealOutcome: z.enum(['upheld', 'overturned']).nullable(),
+      /** For a 'restore': the kind of action it undid. */
+      revertedAction: z.enum(MODERATION_ACTIONS).nullable(),
+    })
+    .nullable(),
   /** The web app's page the entry opens: /posts/{id}, /groups/{id} and so on. */
   link: z.string(),
 });

@@ -66,6 +66,7 @@ const entry = (over: Partial<Notification> = {}): Notification => ({
   group: null,
   comment: null,
   cat: null,
+  moderation: null,
   link: '/posts/p1',
   ...over,
 });

@@ -14,6 +14,7 @@ import {
 import { NOTIFICATION_TYPES } from '@cats/contracts';
 import { cats } from './cats.ts';
 import { groups } from './groups.ts';
+import { moderationActions } from './moderation.ts';
 import { comments, posts } from './posts.ts';
 import { users } from './users.ts';
 
@@ -46,6 +47,14 @@ export const notifications = pgTable(
      * recipient had suggested; cat_missing_nearby, cat_found and missing_report, its missing alert.
      */
     catId: uuid('cat_id').references(() => cats.id, { onDelete: 'cascade' }),
+    /**
+     * Moderation entries (issue 27): the action of the audit log they are about (moderation_decision:
+     * the action on the recipient's content or account; appeal_decided: the appealed action;
+     * report_outcome: the action on what the recipient reported). No actor: moderators act unnamed.
+     */
+    moderationActionId: uuid('moderation_action_id').references(() => moderationActions.id, {
+      onDelete: 'cascade',
+    }),
     /**
      * Like and reply entries: the start of the 12 h window (aligned to the epoch) whose likes or replies
      * they gather (replies from the entry's created_at on).
@@ -100,6 +109,13 @@ export const notifications = pgTable(
       'notifications_cat_types',
       sql`(${t.type} in ('cat_sighting', 'cat_suggestion', 'cat_suggestion_accepted', 'cat_missing_nearby', 'cat_found', 'missing_report')) = (${t.catId} is not null)`,
     ),
+    check(
+      'notifications_moderation_types',
+      sql`(${t.type} in ('moderation_decision', 'appeal_decided', 'report_outcome')) = (${t.moderationActionId} is not null)`,
+    ),
+    index('notifications_moderation_action_idx')
+      .on(t.moderationActionId)
+      .where(sql`${t.moderationActionId} is not null`),
     check('notifications_comment_types', sql`${t.type} <> 'comment' or ${t.commentId} is not null`),
     check(
       'notifications_group_types',

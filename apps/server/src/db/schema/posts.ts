@@ -99,7 +99,10 @@ export const posts = pgTable(
     check('posts_caption_length', sql`char_length(${t.caption}) <= 500`),
     check('posts_cat_name_length', sql`${t.catName} is null or char_length(${t.catName}) <= 40`),
     check('posts_alt_text_length', sql`${t.altText} is null or char_length(${t.altText}) <= 1500`),
-    check('posts_moderation', sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`),
+    check(
+      'posts_moderation',
+      sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`,
+    ),
     check('posts_dimensions', sql`${t.width} > 0 and ${t.height} > 0`),
   ],
 );
@@ -162,7 +165,10 @@ export const comments = pgTable(
     authorSuspended: boolean('author_suspended').notNull().default(false),
   },
   (t) => [
-    check('comments_moderation', sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`),
+    check(
+      'comments_moderation',
+      sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`,
+    ),
     // Pages of a post's comments walk this index backwards from the (created_at, id) cursor, newest first.
     index('comments_post_created_idx').on(t.postId, t.createdAt, t.id),
     index('comments_user_idx').on(t.userId),

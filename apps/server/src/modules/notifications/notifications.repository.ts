@@ -1,5 +1,11 @@
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { NOTIFICATION_ACTORS_SHOWN, UNREAD_COUNT_CAP, type NotificationType } from '@cats/contracts';
+import {
+  NOTIFICATION_ACTORS_SHOWN,
+  UNREAD_COUNT_CAP,
+  type ModerationActionKind,
+  type NotificationType,
+  type ReportTargetType,
+} from '@cats/contracts';
 import { ANNOUNCE_CHANNEL } from '../../db/announce-after-commit.ts';
 import type { Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
@@ -57,6 +63,24 @@ export async function notifyGroupShare(
       and gm.user_id <> ${authorId}`);
 }
 
+/**
+ * Tells a user of a moderation action (issue 27) inside the action's transaction
+ * (add_moderation_notification, migration 0023): the person affected, an appellant, or a reporter.
+ */
+export async function addModerationNotification(
+  ex: Executor,
+  recipientId: string,
+  type: 'moderation_decision' | 'appeal_decided' | 'report_outcome',
+  actionId: string,
+): Promise<string | null> {
+  const [row] = rowsOf(
+    await ex.execute(
+      sql`select add_moderation_notification(${recipientId}::uuid, ${type}, ${actionId}::uuid) as id`,
+    ),
+  );
+  return (row?.id as string | null | undefined) ?? null;
+}
+
 /** Removes the entries of a cause that was undone (a withdrawn request, an unshared post). */
 export async function removeNotifications(
   ex: Executor,
@@ -96,6 +120,15 @@ export interface NotificationRow {
   comment: { id: string; body: string } | null;
   /** The cat of a cat entry (a sighting, a suggestion): its id and name, nothing of its home. */
   cat: { id: string; name: string } | null;
+  /** A moderation entry's action (issue 27), with the appeal's outcome and the action a restore undid. */
+  moderation: {
+    actionId: string;
+    action: ModerationActionKind;
+    targetType: ReportTargetType;
+    suspendedUntil: Date | null;
+    appealOutcome: 'upheld' | 'overturned' | null;
+    revertedAction: ModerationActionKind | null;
+  } | null;
 }
 
 /**
@@ -154,6 +187,19 @@ function toNotificationRow(row: RawRow): NotificationRow {
     group: row.group_id ? { id: row.group_id as string, name: row.group_name as string } : null,
     comment: row.comment_id ? { id: row.comment_id as string, body: row.comment_body as string } : null,
     cat: row.cat_id ? { id: row.cat_id as string, name: row.cat_name_of_entry as string } : null,
+    moderation: row.moderation_action_id
+      ? {
+          actionId: row.moderation_action_id as string,
+          action: row.ma_action as ModerationActionKind,
+          targetType: row.ma_target_type as ReportTargetType,
+          suspendedUntil:
+            row.ma_action === 'suspend' && row.ma_suspend_days !== null && row.ma_suspend_days !== undefined
+              ? new Date(toDate(row.ma_created_at).getTime() + Number(row.ma_suspend_days) * 86_400_000)
+              : null,
+          appealOutcome: (row.appeal_outcome as 'upheld' | 'overturned' | null | undefined) ?? null,
+          revertedAction: (row.reverted_action as ModerationActionKind | null | undefined) ?? null,
+        }
+      : null,
   };
 }
 
@@ -166,8 +212,14 @@ function entriesQuery(recipientId: unknown, condition: SQL, order: 'newest' | 'o
     select n.id, n.type, n.seq, n.created_at, n.updated_at, n.read_at,
       n.post_id, p.media_key, p.cat_name, n.group_id, g.name as group_name,
       coalesce(c.id, lr.id) as comment_id, coalesce(c.body, lr.body) as comment_body,
-      n.cat_id, ct.name as cat_name_of_entry, ua.actors, a.actor_count
+      n.cat_id, ct.name as cat_name_of_entry, ua.actors, a.actor_count,
+      n.moderation_action_id, ma.action as ma_action, ma.target_type as ma_target_type,
+      ma.suspend_days as ma_suspend_days, ma.created_at as ma_created_at,
+      ap.outcome as appeal_outcome, mr.action as reverted_action
     from notifications n
+    left join moderation_actions ma on ma.id = n.moderation_action_id
+    left join moderation_actions mr on mr.id = ma.reverts_action_id
+    left join appeals ap on n.type = 'appeal_decided' and ap.action_id = n.moderation_action_id
     left join posts p on p.id = n.post_id
     left join groups g on g.id = n.group_id
     left join cats ct on ct.id = n.cat_id
@@ -189,7 +241,9 @@ function entriesQuery(recipientId: unknown, condition: SQL, order: 'newest' | 'o
           'profilePicKey', u.profile_pic_key) from users u where u.id = s.id) order by s.ord), '[]'::json) as actors
       from unnest(a.shown) with ordinality s(id, ord)
     ) ua
-    where n.recipient_id = ${recipientId} and ${condition} and a.actor_count > 0
+    -- Moderation entries name nobody (moderators act unnamed); every other entry needs someone behind it.
+    where n.recipient_id = ${recipientId} and ${condition}
+      and (a.actor_count > 0 or n.moderation_action_id is not null)
       and ${entryPostVisible(recipientId)}
     order by n.seq ${order === 'newest' ? sql`desc` : sql`asc`}
     limit ${limit}`;

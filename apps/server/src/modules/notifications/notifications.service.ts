@@ -52,6 +52,12 @@ export function linkOf(row: repo.NotificationRow): string {
     case 'removed_from_group':
       // The group's page is members-only: the list of groups is where they can ask again.
       return '/groups';
+    case 'moderation_decision':
+    case 'appeal_decided':
+      // The statement of reasons, where the decision can be appealed.
+      return `/settings/moderation#decision-${row.moderation!.actionId}`;
+    case 'report_outcome':
+      return '/settings/moderation#reports';
   }
 }
 
@@ -84,6 +90,16 @@ export function toNotification(
     group: row.group ? { _id: row.group.id, name: row.group.name } : null,
     comment: row.comment ? { _id: row.comment.id, excerpt: excerpt(row.comment.body) } : null,
     cat: row.cat ? { _id: row.cat.id, name: row.cat.name } : null,
+    moderation: row.moderation
+      ? {
+          actionId: row.moderation.actionId,
+          action: row.moderation.action,
+          targetType: row.moderation.targetType,
+          suspendedUntil: row.moderation.suspendedUntil?.toISOString() ?? null,
+          appealOutcome: row.moderation.appealOutcome,
+          revertedAction: row.moderation.revertedAction,
+        }
+      : null,
     link: linkOf(row),
   };
 }

@@ -71,6 +71,52 @@ function sentence(row: NotificationRow): { title: string; body: string } {
       return { title: `${who} suggests your picture shows ${cat}`, body: 'Open it to accept or decline.' };
     case 'cat_suggestion_accepted':
       return { title: `${who} agreed that their picture shows ${cat}`, body: '' };
+    case 'moderation_decision':
+      return { title: decisionTitle(row.moderation!), body: 'Open it to read why and how to appeal.' };
+    case 'appeal_decided':
+      return row.moderation!.appealOutcome === 'overturned'
+        ? { title: 'Your appeal was accepted', body: 'The decision is undone.' }
+        : { title: 'Your appeal was declined', body: 'The decision stands.' };
+    case 'report_outcome':
+      return { title: reportOutcomeTitle(row.moderation!), body: 'Thank you for your report.' };
+  }
+}
+
+type Moderation = NonNullable<NotificationRow['moderation']>;
+
+/** A decision about the recipient's content or account, in whole sentences (issue 27). */
+function decisionTitle(m: Moderation): string {
+  if (m.action === 'restore') return 'A moderator undid an earlier decision about your content';
+  if (m.action === 'warn') return 'You received a warning from the moderators';
+  if (m.action === 'suspend') return 'Your account is suspended';
+  if (m.action === 'strip_location') return 'A moderator hid the location of your picture';
+  switch (m.targetType) {
+    case 'post':
+      return 'A moderator removed your picture';
+    case 'comment':
+      return 'A moderator removed your comment';
+    case 'cat':
+      return 'A moderator removed a cat page you created';
+    case 'user':
+      return 'A moderator acted on your account';
+  }
+}
+
+/** What came of a report, as the reporter is told it (issue 27: 'We removed the post you reported'). */
+function reportOutcomeTitle(m: Moderation): string {
+  switch (m.action) {
+    case 'remove':
+      if (m.targetType === 'comment') return 'We removed the comment you reported';
+      if (m.targetType === 'cat') return 'We removed the cat page you reported';
+      return 'We removed the post you reported';
+    case 'strip_location':
+      return 'We hid the location of the post you reported';
+    case 'warn':
+      return 'We warned the person behind what you reported';
+    case 'suspend':
+      return 'We suspended the account behind what you reported';
+    default:
+      return 'We reviewed your report and found no rule broken';
   }
 }
 

@@ -27,6 +27,11 @@ const ROWS: { label: string; types: NotificationType[] }[] = [
   { label: 'Sightings of your missing cats', types: ['missing_report'] },
   { label: 'Suggestions of which cat your pictures show', types: ['cat_suggestion'] },
   { label: 'Your cat suggestions that were accepted', types: ['cat_suggestion_accepted'] },
+  {
+    label: 'Moderators’ decisions about your content and answers to your appeals',
+    types: ['moderation_decision', 'appeal_decided'],
+  },
+  { label: 'What came of your reports', types: ['report_outcome'] },
 ];
 
 const CHANNEL_LABELS: Record<Channel, string> = { inApp: 'In the app', push: 'Push' };

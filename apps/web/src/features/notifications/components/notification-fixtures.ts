@@ -17,6 +17,7 @@ export function notification(over: Partial<Notification> = {}): Notification {
     group: null,
     comment: null,
     cat: null,
+    moderation: null,
     link: '/posts/p1',
     ...over,
   };

@@ -78,5 +78,55 @@ export function NotificationText({ notification: n }: { notification: Notificati
           {name} agreed that their picture shows {cat}
         </>
       );
+    case 'moderation_decision':
+      return n.moderation ? <DecisionText moderation={n.moderation} /> : null;
+    case 'appeal_decided':
+      return n.moderation?.appealOutcome === 'overturned' ? (
+        <>Your appeal was accepted: the decision is undone</>
+      ) : (
+        <>Your appeal was declined: the decision stands</>
+      );
+    case 'report_outcome':
+      return n.moderation ? <ReportOutcomeText moderation={n.moderation} /> : null;
+  }
+}
+
+type Moderation = NonNullable<Notification['moderation']>;
+
+/** A moderator's decision about the reader's content or account (issue 27); Settings has the reasons. */
+function DecisionText({ moderation: m }: { moderation: Moderation }) {
+  if (m.action === 'restore') return <>A moderator undid an earlier decision about your content</>;
+  if (m.action === 'warn') return <>You received a warning from the moderators</>;
+  if (m.action === 'suspend') {
+    return m.suspendedUntil ? (
+      <>
+        Your account is suspended until{' '}
+        <time dateTime={m.suspendedUntil}>{new Date(m.suspendedUntil).toLocaleString()}</time>
+      </>
+    ) : (
+      <>Your account is suspended</>
+    );
+  }
+  if (m.action === 'strip_location') return <>A moderator hid the location of your picture</>;
+  if (m.targetType === 'comment') return <>A moderator removed your comment</>;
+  if (m.targetType === 'cat') return <>A moderator removed a cat page you created</>;
+  return <>A moderator removed your picture</>;
+}
+
+/** What came of something the reader reported (issue 27: 'We removed the post you reported'). */
+function ReportOutcomeText({ moderation: m }: { moderation: Moderation }) {
+  switch (m.action) {
+    case 'remove':
+      if (m.targetType === 'comment') return <>We removed the comment you reported</>;
+      if (m.targetType === 'cat') return <>We removed the cat page you reported</>;
+      return <>We removed the post you reported</>;
+    case 'strip_location':
+      return <>We hid the location of the post you reported</>;
+    case 'warn':
+      return <>We warned the person behind what you reported</>;
+    case 'suspend':
+      return <>We suspended the account behind what you reported</>;
+    default:
+      return <>We reviewed your report and found no rule broken</>;
   }
 }
