@@ -5,12 +5,14 @@ import { MemoryRouter } from 'react-router';
 import {
   DEMO_DISABLED_MESSAGE,
   MODERATION_MESSAGES,
+  type CommentsResponse,
   type CreateReportBody,
   type Post,
 } from '@cats/contracts';
 import { api } from '../../lib/api-client.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { clearToasts, ToastRegion } from '../toast.tsx';
+import { CommentsPanel } from '../post/comments-panel.tsx';
 import { PostMenu } from '../post/post-menu.tsx';
 import { testPost } from '../post/test-post.ts';
 import { ReportDialog, type ReportTarget } from './report-dialog.tsx';
@@ -220,5 +222,67 @@ describe("Report in a post's menu", () => {
       { targetType: 'post', targetId: 'p1', reason: 'spam', note: '', blockAuthor: false },
     ]);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
+
+describe('Report on a comment', () => {
+  it("is offered on others' comments only, and takes the reported one out of the panel and the count", async () => {
+    authStore.set({ accessToken: 't', userId: 'me' });
+    const byOther = {
+      _id: 'c1',
+      comment: 'Rude words',
+      user: { _id: 'troll', username: 'troll' },
+      createdAt: '2026-11-24T12:00:00Z',
+      canDelete: false,
+    };
+    const mine = {
+      ...byOther,
+      _id: 'c2',
+      comment: 'My reply',
+      user: { _id: 'me', username: 'me' },
+      canDelete: true,
+    };
+    const page: CommentsResponse = {
+      postId: 'p1',
+      comments: [byOther, mine],
+      commentCount: 2,
+      info: { before: null },
+    };
+    const sent: CreateReportBody[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit = {}) => {
+        if (url.startsWith('/api/posts/getComments/')) return Response.json(page);
+        if (url === '/api/reports' && init.method === 'POST') {
+          sent.push(JSON.parse(String(init.body)) as CreateReportBody);
+          return receipt();
+        }
+        return Response.json({ message: `unexpected ${url}` }, { status: 500 });
+      }),
+    );
+    const client = new QueryClient({
+      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+    });
+    const posts = [testPost('p1', { commentCount: 2 })];
+    client.setQueryData(['feed-test'], { posts });
+    render(
+      <MemoryRouter>
+        <QueryClientProvider client={client}>
+          <CommentsPanel postId="p1" />
+          <ToastRegion />
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    await screen.findByText('Rude words');
+    expect(screen.queryByRole('button', { name: 'Report comment by me' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Report comment by troll' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Harassment or hate' }));
+    send();
+    await waitFor(() => expect(screen.queryByText('Rude words')).toBeNull());
+    expect(screen.getByText('My reply')).toBeTruthy();
+    expect(sent).toEqual([
+      { targetType: 'comment', targetId: 'c1', reason: 'harassment', note: '', blockAuthor: false },
+    ]);
+    expect(client.getQueryData<{ posts: Post[] }>(['feed-test'])?.posts[0]?.commentCount).toBe(1);
   });
 });
