@@ -469,6 +469,23 @@ describe('POST /api/reports', () => {
     });
   });
 
+  it(`lets exactly ${REPORTS_PER_HOUR} of ${REPORTS_PER_HOUR + 5} simultaneous reports through`, async () => {
+    // On PostgreSQL they run on separate connections: the per-reporter lock keeps the count exact.
+    const busy = await createUser(t.db);
+    const targets = await Promise.all(
+      Array.from({ length: REPORTS_PER_HOUR + 5 }, () => createPost(t.db, author.id)),
+    );
+    const statuses = await Promise.all(
+      targets.map(
+        async (post) =>
+          (await send(busy.id, { targetType: 'post', targetId: post.id, reason: 'spam' })).statusCode,
+      ),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(REPORTS_PER_HOUR);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    expect(await reportRows(busy.id)).toHaveLength(REPORTS_PER_HOUR);
+  });
+
   describe('hiding for everyone after trusted reports', () => {
     const account = (ageDays: number) =>
       createUser(t.db, { createdAt: new Date(Date.now() - ageDays * DAY) });
