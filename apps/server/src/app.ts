@@ -43,6 +43,7 @@ import { pushRoutes } from './modules/push/push.routes.ts';
 import { webPushPlugin } from './modules/push/web-push.ts';
 import { notificationStreamsPlugin } from './modules/notifications/notification-streams.ts';
 import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.ts';
+import { reportsRoutes } from './modules/moderation/reports.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(notificationsRoutes);
       await api.register(pushRoutes);
       await api.register(notificationStreamRoutes);
+      await api.register(reportsRoutes);
     },
     { prefix: '/api' },
   );

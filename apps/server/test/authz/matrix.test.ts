@@ -497,6 +497,16 @@ const ROWS: Row[] = [
     },
   },
 
+  {
+    route: 'POST /api/reports',
+    // Issue 27: anyone but the demo reports the owner's post (a report naming the owner, and a hide for
+    // the reporter); the owner cannot report their own post.
+    expect: guarded({ status: 201, writes: 'any' }, 403, 403),
+    scene: withPost((post) =>
+      json('POST', '/api/reports', { targetType: 'post', targetId: post._id, reason: 'spam' }),
+    ),
+  },
+
   // Groups: the owner's group.
   {
     route: 'POST /api/groups/createGroup',

@@ -13,6 +13,7 @@ import {
   posts,
   users,
 } from '../../db/schema/index.ts';
+import { commentsReportedBy } from '../moderation/reports.repository.ts';
 import { notBlockedWith, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
@@ -286,11 +287,12 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
         profilePicKey: users.profilePicKey,
         exactPublicLocation: users.exactPublicLocation,
         // A block leaves no trace (issue 23): no liker the viewer shares a block with, and a count of the
-        // comments getComments shows the viewer (it leaves out the same authors).
+        // comments getComments shows the viewer (it leaves out the same authors, and comments they reported).
         likerIds: sql<string>`(select coalesce(string_agg(l.user_id::text, ',' order by l.created_at, l.user_id), '')
         from likes l where l.post_id = ${posts.id} and l.user_id not in (${usersBlockedWith(viewer)}))`,
         commentCount: sql<number>`(select count(*) from comments c
-        where c.post_id = ${posts.id} and c.user_id not in (${usersBlockedWith(viewer)}))`.mapWith(Number),
+        where c.post_id = ${posts.id} and c.user_id not in (${usersBlockedWith(viewer)})
+          and c.id not in (${commentsReportedBy(viewer)}))`.mapWith(Number),
         groupIds: sql<string | null>`case when ${posts.userId} = ${viewer} then
         (select coalesce(string_agg(pg.group_id::text, ',' order by pg.shared_at, pg.group_id), '')
           from post_groups pg where pg.post_id = ${posts.id}) end`,

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
 import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
+import { commentsReportedBy } from '../moderation/reports.repository.ts';
 import { notBlockedWith, postVisibleTo, usersBlockedWith } from './visibility.ts';
 
 export interface PostAccess {
@@ -138,6 +139,8 @@ function commentPageQuery(ex: Executor, name: string, withPosition: boolean) {
   const conditions = [
     eq(comments.postId, pagePostId),
     sql`${comments.userId} not in (${usersBlockedWith(pageViewerId)})`,
+    // The reporter stops seeing a comment they reported (issue 27).
+    sql`${comments.id} not in (${commentsReportedBy(pageViewerId)})`,
   ];
   if (withPosition) {
     conditions.push(
@@ -152,7 +155,8 @@ function commentPageQuery(ex: Executor, name: string, withPosition: boolean) {
       createdKey: createdKeyOf(comments.createdAt),
       author: { id: users.id, username: users.username, profilePicKey: users.profilePicKey },
       total: sql<number>`(select count(*) from comments c
-        where c.post_id = ${pagePostId} and c.user_id not in (${usersBlockedWith(pageViewerId)}))`.mapWith(
+        where c.post_id = ${pagePostId} and c.user_id not in (${usersBlockedWith(pageViewerId)})
+          and c.id not in (${commentsReportedBy(pageViewerId)}))`.mapWith(
         Number,
       ),
     })
@@ -179,6 +183,7 @@ const countCommentsQuery = preparedPerDatabase((ex: Executor) =>
       and(
         eq(comments.postId, pagePostId),
         sql`${comments.userId} not in (${usersBlockedWith(pageViewerId)})`,
+        sql`${comments.id} not in (${commentsReportedBy(pageViewerId)})`,
       ),
     )
     .prepare('count_comments'),

@@ -9,6 +9,9 @@ import { Avatar } from '../avatar.tsx';
 import { RelativeTime } from '../relative-time.tsx';
 import { Button } from '../button.tsx';
 import { DemoDisabledModal } from '../message-modal.tsx';
+import { ReportDialog } from '../report/report-dialog.tsx';
+import { useAuth } from '../../lib/auth-store.ts';
+import type { Comment } from '@cats/contracts';
 
 /** Spec section 2: the comments of one post (author avatar, username, text) and an add-comment form. */
 export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
@@ -17,6 +20,8 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
   const remove = useDeleteComment(postId);
   const [draft, setDraft] = useState('');
   const [demo, setDemo] = useState(false);
+  const [reporting, setReporting] = useState<Comment | null>(null);
+  const { userId } = useAuth();
   const inputId = useId();
 
   const onFailure = (what: string) => (err: unknown) => {
@@ -66,6 +71,19 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
                 <RelativeTime value={c.createdAt} className="post-comments__date" />
                 <p className="post-comments__text">{c.comment}</p>
               </div>
+              {/* Issue 27: anyone's comment but one's own can be reported. */}
+              {c.user._id !== userId && (
+                <button
+                  type="button"
+                  className="post-comments__report"
+                  aria-label={`Report comment by ${c.user.username}`}
+                  onClick={() => setReporting(c)}
+                >
+                  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+                    <path d="M5 3h2v18H5zm3 1h10l-2 4 2 4H8z" />
+                  </svg>
+                </button>
+              )}
               {c.canDelete && (
                 <button
                   type="button"
@@ -101,6 +119,13 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
           Post
         </Button>
       </form>
+      {reporting && (
+        <ReportDialog
+          target={{ type: 'comment', id: reporting._id, postId }}
+          owner={reporting.user}
+          onClose={() => setReporting(null)}
+        />
+      )}
       {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
     </section>
   );

@@ -6,18 +6,21 @@ import { DemoDisabledModal } from '../message-modal.tsx';
 import { MenuItem, PopupMenu } from '../popup-menu.tsx';
 import { isDemoRefusal, logFailure } from './api/errors.ts';
 import { BlockUserDialog } from './block-user-dialog.tsx';
+import { ReportDialog } from '../report/report-dialog.tsx';
 
 // Its own chunk: the cat search loads when the dialog first opens.
 const SuggestCatDialog = lazy(() => import('../cats/suggest-cat-dialog.tsx'));
 
 /**
  * The card's popup menu on others' posts: 'This is…' (issue 26: suggest which cat it shows), hide
- * post, block user. Hiding acts at once (with an Undo toast); blocking asks first.
+ * post, report (issue 27), block user. Hiding acts at once (with an Undo toast); reporting and blocking
+ * ask first. `onReported`: the post page leaves, since the picture is no longer there for the reporter.
  */
-export function PostMenu({ post }: { post: Post }) {
+export function PostMenu({ post, onReported }: { post: Post; onReported?: () => void }) {
   const [demo, setDemo] = useState(false);
   const [confirmBlock, setConfirmBlock] = useState(false);
   const [suggesting, setSuggesting] = useState(false);
+  const [reporting, setReporting] = useState(false);
   const hide = useHidePost();
   const block = useBlockUser();
 
@@ -33,6 +36,7 @@ export function PostMenu({ post }: { post: Post }) {
         <MenuItem onSelect={() => hide.mutate(post._id, { onError: onFailure('Hide post failed') })}>
           Hide post
         </MenuItem>
+        <MenuItem onSelect={() => setReporting(true)}>Report</MenuItem>
         <MenuItem onSelect={() => setConfirmBlock(true)}>Block user</MenuItem>
       </PopupMenu>
       {confirmBlock && (
@@ -59,6 +63,14 @@ export function PostMenu({ post }: { post: Post }) {
             onDemoRefused={() => setDemo(true)}
           />
         </Suspense>
+      )}
+      {reporting && (
+        <ReportDialog
+          target={{ type: 'post', id: post._id }}
+          owner={post.user}
+          onClose={() => setReporting(false)}
+          onReported={onReported}
+        />
       )}
       {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
     </>

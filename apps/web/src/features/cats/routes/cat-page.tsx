@@ -6,7 +6,9 @@ import { DemoDisabledModal } from '../../../components/message-modal.tsx';
 import { PawIcon } from '../../../components/icons.tsx';
 import { PostImage } from '../../../components/post/post-image.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
+import { ReportDialog } from '../../../components/report/report-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useAuth } from '../../../lib/auth-store.ts';
 import { useCat } from '../api/get-cat.ts';
 import { useCatMap } from '../api/get-cat-map.ts';
 import { useMissingAlert } from '../api/missing-alert.ts';
@@ -61,7 +63,10 @@ function CatView({ catId }: { catId: string }) {
 }
 
 function CatProfile({ cat }: { cat: Cat }) {
-  const [dialog, setDialog] = useState<'edit' | 'merge' | 'demo' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'merge' | 'demo' | 'report' | null>(null);
+  const { userId } = useAuth();
+  // Issue 27: anyone but the cat's creator may report its page.
+  const canReport = cat.createdBy?._id !== userId;
   const map = useCatMap(cat._id);
   // Issue 26, "Missing cats": the alert tops the page while the cat is missing.
   const missing = useMissingAlert(cat._id);
@@ -121,6 +126,16 @@ function CatProfile({ cat }: { cat: Cat }) {
               </Button>
             </span>
           )}
+          {canReport && (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="cat-page__report"
+              onClick={() => setDialog('report')}
+            >
+              Report
+            </Button>
+          )}
         </header>
         <LastSeen cat={cat} />
         <FollowButton cat={cat} />
@@ -172,6 +187,13 @@ function CatProfile({ cat }: { cat: Cat }) {
         <MergeCatDialog cat={cat} onClose={() => setDialog(null)} onDemoRefused={demoRefused} />
       )}
       {dialog === 'demo' && <DemoDisabledModal onClose={() => setDialog(null)} />}
+      {dialog === 'report' && (
+        <ReportDialog
+          target={{ type: 'cat', id: cat._id }}
+          owner={cat.createdBy}
+          onClose={() => setDialog(null)}
+        />
+      )}
     </div>
   );
 }

@@ -122,7 +122,9 @@ function PostDetails({ post }: { post: PostDetail }) {
           <LikeButton post={post} />
           <ShareButton post={post} />
           {post.isOwn && <LocationToggle post={post} />}
-          {post.canHide && <PostMenu post={post} />}
+          {post.canHide && (
+            <PostMenu post={post} onReported={() => void navigate('/feed', { replace: true })} />
+          )}
           {post.canDelete && (
             // Deleted from its own page: the page has nothing left to show, the profile does (Undo
             // in the toast brings the picture back there).

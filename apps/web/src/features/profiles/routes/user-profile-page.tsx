@@ -7,6 +7,7 @@ import { DemoDisabledModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal, logFailure } from '../../../components/post/api/errors.ts';
 import { useBlockUser, useUnblockUser } from '../../../components/post/api/block-user.ts';
 import { BlockUserDialog } from '../../../components/post/block-user-dialog.tsx';
+import { ReportDialog } from '../../../components/report/report-dialog.tsx';
 import { useUserProfile } from '../api/get-user-profile.ts';
 import { ProfilePicture } from '../components/profile-picture.tsx';
 import { ProfilePosts } from '../components/profile-posts.tsx';
@@ -35,7 +36,10 @@ function UserProfile({ userId }: { userId: string }) {
           <>
             <h1>{user.username}</h1>
             <ProfilePicture url={user.profilePicUrl} name={user.username} />
-            <BlockButton user={user} onBlocked={() => setBlocked(user)} onUndone={() => setBlocked(null)} />
+            <span className="profile-page__actions">
+              <BlockButton user={user} onBlocked={() => setBlocked(user)} onUndone={() => setBlocked(null)} />
+              <ReportButton user={user} onBlocked={() => setBlocked(user)} />
+            </span>
           </>
         ) : profile.isError ? (
           <>
@@ -57,6 +61,26 @@ function UserProfile({ userId }: { userId: string }) {
         </section>
       )}
     </div>
+  );
+}
+
+/** 'Report' (issue 27): the person, with a block in the same step if asked. */
+function ReportButton({ user, onBlocked }: { user: UserSummary; onBlocked: () => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>
+        Report
+      </Button>
+      {open && (
+        <ReportDialog
+          target={{ type: 'user', id: user._id }}
+          owner={user}
+          onClose={() => setOpen(false)}
+          onReported={(receipt) => receipt.blocked && onBlocked()}
+        />
+      )}
+    </>
   );
 }
 
