@@ -41,7 +41,6 @@ const explanationSchema = z
   .max(MODERATION_EXPLANATION_MAX, { error: MODERATION_ACTION_MESSAGES.explanationTooLong })
   .transform((text) => text.trim());
 
-
 export const moderationActionInputSchema = z.object({
   action: z.enum(REPORT_ACTIONS, { error: MODERATION_ACTION_MESSAGES.actionInvalid }),
   /** Which rule was broken (a report reason); required for everything but 'dismiss'. */
@@ -49,9 +48,12 @@ export const moderationActionInputSchema = z.object({
   explanation: explanationSchema.optional().default(''),
   /** For 'suspend': 1, 7 or 30, or null for good. */
   suspendDays: z
-    .union([z.literal(SUSPENSION_DAYS[0]), z.literal(SUSPENSION_DAYS[1]), z.literal(SUSPENSION_DAYS[2]), z.null()], {
-      error: MODERATION_ACTION_MESSAGES.suspendDaysInvalid,
-    })
+    .union(
+      [z.literal(SUSPENSION_DAYS[0]), z.literal(SUSPENSION_DAYS[1]), z.literal(SUSPENSION_DAYS[2]), z.null()],
+      {
+        error: MODERATION_ACTION_MESSAGES.suspendDaysInvalid,
+      },
+    )
     .optional(),
 });
 

@@ -39,7 +39,14 @@ export type Role = (typeof ROLES)[number];
  * What a moderator can do about a report, several per report if needed. 'strip_location' marks a
  * post's location sensitive (its location is switched off); 'restore' undoes an earlier action.
  */
-export const MODERATION_ACTIONS = ['dismiss', 'remove', 'strip_location', 'warn', 'suspend', 'restore'] as const;
+export const MODERATION_ACTIONS = [
+  'dismiss',
+  'remove',
+  'strip_location',
+  'warn',
+  'suspend',
+  'restore',
+] as const;
 export type ModerationActionKind = (typeof MODERATION_ACTIONS)[number];
 /** The actions taken on a report: all but 'restore', which is taken on an earlier action. */
 export const REPORT_ACTIONS = ['dismiss', 'remove', 'strip_location', 'warn', 'suspend'] as const;

@@ -69,7 +69,11 @@ export interface TargetRow {
   removedAt: Date | null;
 }
 
-export async function lockTarget(ex: Executor, type: ReportTargetType, id: string): Promise<TargetRow | null> {
+export async function lockTarget(
+  ex: Executor,
+  type: ReportTargetType,
+  id: string,
+): Promise<TargetRow | null> {
   const none = { moderation: null, located: false, showLocation: false, removedAt: null };
   switch (type) {
     case 'post': {
@@ -285,13 +289,23 @@ export async function insertActions(ex: Executor, rows: ActionInsert[]): Promise
   const found = await ex
     .select(actionColumns)
     .from(moderationActions)
-    .where(sql`${moderationActions.id} in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    .where(
+      sql`${moderationActions.id} in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    );
   // In the order given.
-  return ids.map((id) => found.find((r) => r.id === id)!).map((r) => ({ ...r, reverted: truthy(r.reverted) }));
+  return ids
+    .map((id) => found.find((r) => r.id === id)!)
+    .map((r) => ({ ...r, reverted: truthy(r.reverted) }));
 }
 
 export async function findAction(ex: Executor, actionId: string): Promise<ActionRow | null> {
-  const [row] = await ex.select(actionColumns).from(moderationActions).where(eq(moderationActions.id, actionId));
+  const [row] = await ex
+    .select(actionColumns)
+    .from(moderationActions)
+    .where(eq(moderationActions.id, actionId));
   return row ? { ...row, reverted: truthy(row.reverted) } : null;
 }
 

@@ -144,7 +144,12 @@ export async function takeActions(
           if (!targetUserId) throw badRequest(M.notApplicable);
           const days = a.suspendDays ?? null;
           entry.suspendDays = days;
-          await repo.suspendUser(tx, targetUserId, now, days === null ? null : new Date(now.getTime() + days * DAY_MS));
+          await repo.suspendUser(
+            tx,
+            targetUserId,
+            now,
+            days === null ? null : new Date(now.getTime() + days * DAY_MS),
+          );
           // Every session ends: no refresh token of theirs works again, even after the suspension.
           await revokeUserFamilies(tx, targetUserId, null, now);
           suspendedUser = targetUserId;
@@ -155,7 +160,11 @@ export async function takeActions(
     }
     // Looked at and left up (dismissed, warned, located elsewhere...): an automatic hide ends here.
     const kinds = actions.map((a) => a.action);
-    if (target && !kinds.includes('remove') && (report.targetType === 'post' || report.targetType === 'comment')) {
+    if (
+      target &&
+      !kinds.includes('remove') &&
+      (report.targetType === 'post' || report.targetType === 'comment')
+    ) {
       await repo.endPendingReview(tx, report.targetType, report.targetId);
     }
     const inserted = await repo.insertActions(tx, inserts);

@@ -184,7 +184,11 @@ describe('taking actions on a report', () => {
 
   it("strips a post's location as its owner would, and restore brings the owner's choice back", async () => {
     const author = await createUser(t.db);
-    const post = await createPost(t.db, author.id, { latitude: 51.5123, longitude: -0.1234, showLocation: true });
+    const post = await createPost(t.db, author.id, {
+      latitude: 51.5123,
+      longitude: -0.1234,
+      showLocation: true,
+    });
     const stranger = await authHeader(t.app, (await createUser(t.db)).id);
     const seen = async () =>
       (await t.app.inject({ method: 'GET', url: `/api/posts/${post.id}`, headers: stranger })).json() as Post;
@@ -208,7 +212,11 @@ describe('taking actions on a report', () => {
     expect((await seen()).latitude).not.toBeNull();
 
     // A post whose location was already off stays off when the stripping is undone.
-    const hidden = await createPost(t.db, author.id, { latitude: 51.5, longitude: -0.1, showLocation: false });
+    const hidden = await createPost(t.db, author.id, {
+      latitude: 51.5,
+      longitude: -0.1,
+      showLocation: false,
+    });
     const stripped = await act(await report('post', hidden.id, author.id), [
       { action: 'strip_location', rule: 'private_information', explanation: 'Door.' },
     ]);
@@ -296,9 +304,19 @@ describe('taking actions on a report', () => {
       [id, [{ action: 'remove', rule: 'nonsense', explanation: 'x' }], 400, M.ruleInvalid],
       [id, [{ action: 'warn', rule: 'spam' }], 400, M.explanationRequired],
       [id, [{ action: 'warn', rule: 'spam', explanation: '   ' }], 400, M.explanationRequired],
-      [id, [{ action: 'warn', rule: 'spam', explanation: 'x', suspendDays: 7 }], 400, M.suspendDaysNotSuspend],
+      [
+        id,
+        [{ action: 'warn', rule: 'spam', explanation: 'x', suspendDays: 7 }],
+        400,
+        M.suspendDaysNotSuspend,
+      ],
       [id, [{ action: 'suspend', rule: 'spam', explanation: 'x' }], 400, M.suspendDaysInvalid],
-      [id, [{ action: 'suspend', rule: 'spam', explanation: 'x', suspendDays: 3 }], 400, M.suspendDaysInvalid],
+      [
+        id,
+        [{ action: 'suspend', rule: 'spam', explanation: 'x', suspendDays: 3 }],
+        400,
+        M.suspendDaysInvalid,
+      ],
       [id, [{ action: 'explode' }], 400, M.actionInvalid],
       [id, [], 400, M.noActions],
       [id, [removeWith, removeWith], 400, M.duplicateAction],
@@ -308,7 +326,12 @@ describe('taking actions on a report', () => {
       [onComment, [{ action: 'strip_location', rule: 'spam', explanation: 'x' }], 400, M.notApplicable],
       [onUnlocated, [{ action: 'strip_location', rule: 'spam', explanation: 'x' }], 400, M.notApplicable],
       // A valid remove before a refused one: the whole request is refused, the remove included.
-      [onUnlocated, [removeWith, { action: 'strip_location', rule: 'spam', explanation: 'x' }], 400, M.notApplicable],
+      [
+        onUnlocated,
+        [removeWith, { action: 'strip_location', rule: 'spam', explanation: 'x' }],
+        400,
+        M.notApplicable,
+      ],
       [randomUUID(), [removeWith], 404, M.reportNotFound],
       ['not-an-id', [removeWith], 404, M.reportNotFound],
     ];
@@ -339,10 +362,16 @@ describe('taking actions on a report', () => {
       expect([res.statusCode, res.json()]).toEqual([403, { message: M.ownContent }]);
     }
     const self = await report('user', mod.id, mod.id);
-    const suspendSelf = await act(self, [{ action: 'suspend', rule: 'spam', explanation: 'x', suspendDays: 1 }]);
+    const suspendSelf = await act(self, [
+      { action: 'suspend', rule: 'spam', explanation: 'x', suspendDays: 1 },
+    ]);
     expect([suspendSelf.statusCode, suspendSelf.json()]).toEqual([403, { message: M.ownContent }]);
     // Admins are moderators too, and the same rules hold for them.
-    const adminOwn = await act(await report('post', (await createPost(t.db, admin.id)).id, admin.id), [removeWith], adminHeaders);
+    const adminOwn = await act(
+      await report('post', (await createPost(t.db, admin.id)).id, admin.id),
+      [removeWith],
+      adminHeaders,
+    );
     expect([adminOwn.statusCode, adminOwn.json()]).toEqual([403, { message: M.ownContent }]);
     const otherAdmin = await staff('admin');
     const adminPost = await createPost(t.db, otherAdmin.id);
@@ -388,7 +417,9 @@ describe('restoring an action', () => {
       expect([again.statusCode, again.json()]).toEqual([409, { message: M.alreadyRestored }]);
     }
     expect((await postRow(post.id)).moderation).toBeNull();
-    expect((await t.db.select().from(comments).where(eq(comments.id, comment!.id)))[0]!.moderation).toBeNull();
+    expect(
+      (await t.db.select().from(comments).where(eq(comments.id, comment!.id)))[0]!.moderation,
+    ).toBeNull();
     expect((await t.db.select().from(cats).where(eq(cats.id, cat.id)))[0]!.removedAt).toBeNull();
   });
 
@@ -396,7 +427,9 @@ describe('restoring an action', () => {
     const author = await createUser(t.db);
     const post = await createPost(t.db, author.id);
     const warn = acted(
-      await act(await report('post', post.id, author.id), [{ action: 'warn', rule: 'spam', explanation: 'x' }]),
+      await act(await report('post', post.id, author.id), [
+        { action: 'warn', rule: 'spam', explanation: 'x' },
+      ]),
     )[0]!;
     const dismiss = acted(await act(await report('post', post.id, author.id), [{ action: 'dismiss' }]))[0]!;
     for (const id of [warn._id, dismiss._id]) {
@@ -478,14 +511,24 @@ describe('the audit log', () => {
     const keys = all.map((e) => e.createdAt);
     expect([...keys].sort().reverse()).toEqual(keys);
     expect(all[0]!.explanation).toBe(`Warning ${MODERATION_LOG_PAGE_SIZE + 4}`);
-    expect(all.find((e) => e._id === removal._id), JSON.stringify([removal, restored])).toMatchObject({ reverted: true });
-    expect(all.find((e) => e._id === restored._id)).toMatchObject({ reverted: false, revertsActionId: removal._id });
+    expect(
+      all.find((e) => e._id === removal._id),
+      JSON.stringify([removal, restored]),
+    ).toMatchObject({ reverted: true });
+    expect(all.find((e) => e._id === restored._id)).toMatchObject({
+      reverted: false,
+      revertsActionId: removal._id,
+    });
     expect(all.filter((e) => e.action === 'warn').every((e) => !e.reverted)).toBe(true);
     expect(JSON.stringify(all)).not.toMatch(/latitude|longitude/);
   });
 
   it('refuses a cursor it did not make, and members', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/moderation/log?cursor=abc', headers: modHeaders });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/moderation/log?cursor=abc',
+      headers: modHeaders,
+    });
     expect(res.statusCode).toBe(400);
     const member = await t.app.inject({
       method: 'GET',
@@ -498,10 +541,15 @@ describe('the audit log', () => {
   it('is append-only in the database itself: UPDATE, DELETE and TRUNCATE are refused', async () => {
     const author = await createUser(t.db);
     const entry = acted(
-      await act(await report('post', (await createPost(t.db, author.id)).id, author.id), [{ action: 'dismiss' }]),
+      await act(await report('post', (await createPost(t.db, author.id)).id, author.id), [
+        { action: 'dismiss' },
+      ]),
     )[0]!;
     await expect(
-      t.db.update(moderationActions).set({ explanation: 'rewritten' }).where(eq(moderationActions.id, entry._id)),
+      t.db
+        .update(moderationActions)
+        .set({ explanation: 'rewritten' })
+        .where(eq(moderationActions.id, entry._id)),
     ).rejects.toThrow();
     await expect(t.db.delete(moderationActions).where(eq(moderationActions.id, entry._id))).rejects.toThrow();
     await expect(t.db.execute(sql`truncate moderation_actions cascade`)).rejects.toThrow();

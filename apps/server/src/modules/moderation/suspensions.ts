@@ -17,10 +17,7 @@ import * as repo from './moderation-actions.repository.ts';
  */
 
 /** Whether the account is suspended at `now`, and until when (null: until lifted). */
-export function activeSuspension(
-  row: repo.Suspension,
-  now: Date,
-): { until: Date | null } | null {
+export function activeSuspension(row: repo.Suspension, now: Date): { until: Date | null } | null {
   if (!row.suspendedAt) return null;
   if (row.suspendedUntil && row.suspendedUntil.getTime() <= now.getTime()) return null;
   return { until: row.suspendedUntil };
