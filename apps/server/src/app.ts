@@ -44,6 +44,8 @@ import { webPushPlugin } from './modules/push/web-push.ts';
 import { notificationStreamsPlugin } from './modules/notifications/notification-streams.ts';
 import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.ts';
 import { reportsRoutes } from './modules/moderation/reports.routes.ts';
+import { moderationActionsRoutes } from './modules/moderation/moderation-actions.routes.ts';
+import { suspensionSweepPlugin } from './modules/moderation/suspensions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -130,6 +132,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(writeRateLimitPlugin, { config });
   // Needs the database and storage only; it starts once the app is ready and stops before they close.
   await app.register(trashSweepPlugin);
+  // Lifts ended suspensions every minute (issue 27); as the trash sweep, needs the database only.
+  await app.register(suspensionSweepPlugin);
   // One database listener per instance for notifications (issue 25), which the stream and push share.
   await app.register(notificationEventsPlugin);
   // Web Push listens to those events: after them.
@@ -157,6 +161,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(pushRoutes);
       await api.register(notificationStreamRoutes);
       await api.register(reportsRoutes);
+      await api.register(moderationActionsRoutes);
     },
     { prefix: '/api' },
   );

@@ -6,6 +6,7 @@ import {
   REPORT_REASONS,
   REPORT_TARGET_TYPES,
   SUSPENSION_DAYS,
+  suspendedMessage,
 } from './moderation-constants.ts';
 
 /**
@@ -20,6 +21,9 @@ export const MODERATION_ACTION_MESSAGES = {
   explanationRequired: 'Say why: the person affected reads this in their statement of reasons',
   ruleInvalid: 'Choose which rule was broken',
   suspendDaysInvalid: 'A suspension lasts 1, 7 or 30 days, or until it is lifted',
+  suspendDaysNotSuspend: 'A number of days goes only with a suspension',
+  dismissAlone: 'A dismissal cannot be combined with other actions',
+  duplicateAction: 'Choose each action once',
   reportNotFound: 'This report does not exist',
   actionNotFound: 'This action does not exist',
   notApplicable: 'This action does not apply to what was reported',
@@ -28,7 +32,8 @@ export const MODERATION_ACTION_MESSAGES = {
   alreadyRestored: 'This action has already been undone',
   notRestorable: 'This action cannot be undone',
   targetGone: 'What was reported no longer exists',
-  suspended: 'Your account is suspended',
+  /** For good; with an end, suspendedMessage(until) names it. */
+  suspended: suspendedMessage(null),
 } as const;
 
 const explanationSchema = z
@@ -86,3 +91,9 @@ export const moderationLogPageSchema = z.object({
   entries: z.array(moderationActionSchema),
   nextCursor: z.string().nullable(),
 });
+
+/** Path parameters (ids are checked by the server: unknown or malformed, 404). */
+export const moderationReportParamsSchema = z.object({ reportId: z.string().max(100) });
+export const moderationActionParamsSchema = z.object({ actionId: z.string().max(100) });
+/** GET /api/moderation/log: MODERATION_LOG_PAGE_SIZE entries a page, newest first, by cursor. */
+export const moderationLogQuerySchema = z.object({ cursor: z.string().max(200).optional() });

@@ -55,6 +55,37 @@ export const REPORT_ACTIONS = ['dismiss', 'remove', 'strip_location', 'warn', 's
 export const SUSPENSION_DAYS = [1, 7, 30] as const;
 
 export const MODERATION_EXPLANATION_MAX = 1000;
+/** Entries per page of the audit log (GET /api/moderation/log), newest first. */
+export const MODERATION_LOG_PAGE_SIZE = 50;
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/**
+ * What a suspended person reads when they log in or their session is refreshed (issue 27): one whole
+ * sentence, with the end in UTC, rounded up to the minute so that it never names a time at which the
+ * account is still suspended. `until` null: suspended until a moderator lifts it.
+ */
+export function suspendedMessage(until: Date | null): string {
+  if (until === null) return 'Your account is suspended.';
+  const end = new Date(Math.ceil(until.getTime() / 60_000) * 60_000);
+  const hh = String(end.getUTCHours()).padStart(2, '0');
+  const mm = String(end.getUTCMinutes()).padStart(2, '0');
+  const day = `${end.getUTCDate()} ${MONTHS[end.getUTCMonth()]} ${end.getUTCFullYear()}`;
+  return `Your account is suspended until ${day} at ${hh}:${mm} UTC.`;
+}
 export const MODERATION_NOTE_MAX = 2000;
 /** An appeal: one per decision, within APPEAL_WINDOW_DAYS of it. */
 export const APPEAL_MAX = 2000;

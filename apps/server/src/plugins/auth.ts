@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SignJWT, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { ACCESS_TOKEN_TTL_SECONDS, DEMO_USER_ID, isUuid } from '@cats/contracts';
 import type { Database } from '../db/client.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
@@ -154,7 +154,10 @@ export function createLiveUsers(
   };
 }
 
-/** What drizzle/0004's trigger NOTIFYs, with the account's id, whenever a user row is deleted. */
+/**
+ * What drizzle/0004's trigger NOTIFYs, with the account's id, whenever a user row is deleted, and
+ * drizzle/0023's whenever an account is suspended (issue 27): either way its tokens must stop working.
+ */
 export const ACCOUNT_DELETED_CHANNEL = 'cats_account_deleted';
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: { secret: string }) => {
@@ -191,12 +194,22 @@ export async function requireAuth(this: FastifyInstance, request: FastifyRequest
   request.auth = { userId, isDemo: userId === DEMO_USER_ID };
 }
 
-/** Runs for an authenticated request unless the same account was seen in the last LIVE_USER_TTL_MS. */
+/**
+ * Runs for an authenticated request unless the same account was seen in the last LIVE_USER_TTL_MS. A
+ * suspended account (issue 27) counts as gone: its access tokens stop working with its next lookup,
+ * which each suspension brings about at once by being announced like a deletion (migration 0023). One
+ * whose suspension has ended counts again, before the sweep clears it.
+ */
 const userExistsQuery = preparedPerDatabase((db: Database) =>
   db
     .select({ id: users.id })
     .from(users)
-    .where(eq(users.id, sql.placeholder('userId')))
+    .where(
+      and(
+        eq(users.id, sql.placeholder('userId')),
+        sql`(${users.suspendedAt} is null or ${users.suspendedUntil} <= now())`,
+      ),
+    )
     .limit(1)
     .prepare('user_exists'),
 );

@@ -908,6 +908,31 @@ const ROWS: Row[] = [
       json('POST', `/api/cats/${catId}/merges/${mergeId}/undo`),
     ),
   },
+  {
+    route: 'POST /api/moderation/reports/:reportId/actions',
+    // Moderators only (issue 27): members and the demo account are refused as members, not as demo.
+    expect: guarded(403, 403, 200),
+    demoRefusedAsStranger: true,
+    scene: withReport((reportId) =>
+      json('POST', `/api/moderation/reports/${reportId}/actions`, {
+        actions: [{ action: 'remove', rule: 'spam', explanation: 'Advertising.' }],
+      }),
+    ),
+  },
+  {
+    route: 'POST /api/moderation/actions/:actionId/restore',
+    expect: guarded(403, 403, 200),
+    demoRefusedAsStranger: true,
+    scene: withReport((_reportId, removalId) =>
+      json('POST', `/api/moderation/actions/${removalId}/restore`, { explanation: 'On reflection, fine.' }),
+    ),
+  },
+  {
+    route: 'GET /api/moderation/log',
+    expect: guarded(403, 403, 200),
+    demoRefusedAsStranger: true,
+    scene: withReport(() => json('GET', '/api/moderation/log')),
+  },
 ];
 
 /** A picture by someone (its author) and a cat someone else cares for: what a suggestion names. */
@@ -989,6 +1014,41 @@ function simple(request: (owner: Person) => InjectOptions | Promise<InjectOption
   return async (ctx) => {
     const owner = await ctx.person(OWNER_PASSWORD);
     return { owner, ownerIds: [owner.user.id], request: () => request(owner) };
+  };
+}
+
+/**
+ * The owner is a moderator (issue 27). A neighbour's post was reported and the moderator removed it;
+ * then it was reported again: that report is open, and the removal can be undone.
+ */
+function withReport(request: (openReportId: string, removalId: string) => InjectOptions): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    await ctx.t.db.execute(sql`update users set role = 'moderator' where id = ${owner.user.id}`);
+    const author = await ctx.person();
+    const post = await ctx.post(author);
+    const report = async () => {
+      const reporter = await ctx.person();
+      const res = await ctx.t.db.execute(sql`
+        insert into reports (reporter_id, target_type, target_id, target_user_id, reason, snapshot)
+        values (${reporter.user.id}, 'post', ${post._id}, ${author.user.id}, 'spam', '{}')
+        returning id::text as id`);
+      const rows = (Array.isArray(res) ? res : (res as { rows: { id: string }[] }).rows) as { id: string }[];
+      return rows[0]!.id;
+    };
+    const removed = await call(
+      ctx.t.app,
+      owner.headers,
+      'POST',
+      `/api/moderation/reports/${await report()}/actions`,
+      {
+        actions: [{ action: 'remove', rule: 'spam', explanation: 'Advertising.' }],
+      },
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    const removalId = (removed.json() as { actions: { _id: string }[] }).actions[0]!._id;
+    const openReportId = await report();
+    return { owner, ownerIds: [owner.user.id], request: () => request(openReportId, removalId) };
   };
 }
 

@@ -92,8 +92,13 @@ export const moderationActions = pgTable(
     explanation: text('explanation').notNull().default(''),
     /** For 'suspend': 1, 7 or 30 days, or null for good. */
     suspendDays: integer('suspend_days'),
-    /** For 'restore': the action it undoes. */
+    /** For 'restore': the action it undoes (at most one restore per action: a unique index). */
     revertsActionId: uuid('reverts_action_id'),
+    /**
+     * What the action changed, as it was before, for its restore: { showLocation } for 'strip_location'
+     * (the owner's own choice comes back), { moderation } or { removedAt } for 'remove'. Null otherwise.
+     */
+    previousState: jsonb('previous_state'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -101,6 +106,10 @@ export const moderationActions = pgTable(
     index('moderation_actions_target_user_idx').on(t.targetUserId, t.createdAt),
     index('moderation_actions_target_idx').on(t.targetType, t.targetId),
     index('moderation_actions_report_idx').on(t.reportId),
+    // An action is undone once: two moderators restoring it at the same moment get one restore and a 409.
+    uniqueIndex('moderation_actions_reverts_idx')
+      .on(t.revertsActionId)
+      .where(sql`${t.revertsActionId} is not null`),
     check('moderation_actions_action', sql`${t.action} in (${sqlList(MODERATION_ACTIONS)})`),
     check('moderation_actions_target_type', sql`${t.targetType} in (${sqlList(REPORT_TARGET_TYPES)})`),
     check('moderation_actions_rule', sql`${t.rule} is null or ${t.rule} in (${sqlList(REPORT_REASONS)})`),

@@ -63,6 +63,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           200: tokenResponseSchema,
           400: errorResponseSchema,
           401: errorResponseSchema,
+          403: errorResponseSchema,
           429: errorResponseSchema,
         },
       },

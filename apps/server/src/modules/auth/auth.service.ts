@@ -14,6 +14,8 @@ import type { AccessTokens, SessionKeys } from '../../plugins/auth.ts';
 import * as repo from './auth.repository.ts';
 import { DEVICE_COOKIE_TTL_SECONDS, readDevice, signDevice, type Device } from './device-cookie.ts';
 import { LOGIN_THROTTLE, lockRemainingMs } from './login-throttle.ts';
+import { findSuspension } from '../moderation/moderation-actions.repository.ts';
+import { activeSuspension, refuseIfSuspended, suspendedRefusal } from '../moderation/suspensions.ts';
 
 /** How long a just-rotated refresh token still counts as a concurrent refresh rather than reuse. */
 export const REFRESH_REUSE_GRACE_MS = 10_000;
@@ -52,6 +54,18 @@ const tooManyAttempts = (remainingMs: number) =>
   new HttpError(429, AUTH_MESSAGES.tooManyAttempts, {
     'retry-after': String(Math.max(1, Math.ceil(remainingMs / 1000))),
   });
+
+/** The account's suspension in force at `now`, as a refresh's outcome; null when there is none. */
+async function suspensionOf(
+  tx: Executor,
+  userId: string,
+  now: Date,
+  lock = false,
+): Promise<{ suspendedUntil: Date | null } | null> {
+  const row = await findSuspension(tx, userId, lock);
+  const active = row ? activeSuspension(row, now) : null;
+  return active ? { suspendedUntil: active.until } : null;
+}
 
 export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
   void getDummyHash();
@@ -163,6 +177,8 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
       // A wrong password stays recorded as the failure beginAttempt wrote.
       if (!user || !valid) throw unauthorized(AUTH_MESSAGES.unauthorized);
       await attemptSucceeded(key, attempt);
+      // Only a right password learns of a suspension (issue 27); one that has ended is lifted here.
+      await refuseIfSuspended(db, user.id, user, now);
       const refreshExpiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
       const refreshToken = await db.transaction(async (tx) => {
         await repo.deleteExpiredRefreshTokens(tx, user.id, now);
@@ -192,6 +208,9 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
         const used = await repo.markRotated(tx, tokenHash, now);
         if (!used) {
           const known = await repo.findRefreshToken(tx, tokenHash);
+          // A suspension revoked every session of the account: say why rather than 'Forbidden'.
+          const suspension = known ? await suspensionOf(tx, known.userId, now) : null;
+          if (suspension) return suspension;
           if (!known?.rotatedAt || known.revokedAt || known.expiresAt <= now) return null;
           // Two tabs restoring the same remembered session race with one cookie: a token rotated a
           // moment ago is a concurrent refresh, not a theft, and gets the successor the first one got.
@@ -205,10 +224,15 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
           await repo.revokeFamily(tx, known.familyId, now);
           return null;
         }
+        // FOR SHARE: a suspension being written is waited for, and one written after this sees the
+        // successor below and revokes it too.
+        const suspension = await suspensionOf(tx, used.userId, now, true);
+        if (suspension) return suspension;
         const refreshToken = await startSession(tx, used.userId, used.familyId, used.expiresAt, successor);
         return { userId: used.userId, refreshToken, refreshExpiresAt: used.expiresAt };
       });
       if (!outcome) throw forbidden(AUTH_MESSAGES.forbidden);
+      if ('suspendedUntil' in outcome) throw suspendedRefusal(outcome.suspendedUntil);
       return { ...outcome, accessToken: await accessTokens.sign(outcome.userId) };
     },
 

@@ -1,0 +1,332 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { ReportTargetType } from '@cats/contracts';
+import type { Executor } from '../../db/client.ts';
+import { cats, comments, moderationActions, posts, reports, users } from '../../db/schema/index.ts';
+import { rowsOf } from '../../db/raw-results.ts';
+import { violatesConstraint } from '../../lib/db-errors.ts';
+
+/** SQL of the moderators' actions (issue 27): reports, targets, suspensions and the audit log. */
+
+export interface ReportRow {
+  id: string;
+  targetType: ReportTargetType;
+  targetId: string;
+  targetUserId: string | null;
+}
+
+export async function findReport(ex: Executor, reportId: string): Promise<ReportRow | null> {
+  const [row] = await ex
+    .select({
+      id: reports.id,
+      targetType: reports.targetType,
+      targetId: reports.targetId,
+      targetUserId: reports.targetUserId,
+    })
+    .from(reports)
+    .where(eq(reports.id, reportId))
+    .limit(1);
+  return row ? { ...row, targetType: row.targetType as ReportTargetType } : null;
+}
+
+/** The report and every other open report on the same target are resolved by a moderator's action. */
+export async function resolveReports(ex: Executor, report: ReportRow, now: Date): Promise<void> {
+  await ex
+    .update(reports)
+    .set({ resolvedAt: now })
+    .where(
+      sql`${reports.resolvedAt} is null and (${reports.id} = ${report.id} or (${reports.targetType} = ${report.targetType} and ${reports.targetId} = ${report.targetId}))`,
+    );
+}
+
+export interface StaffMember {
+  id: string;
+  username: string;
+  role: string;
+}
+
+export async function findUser(ex: Executor, userId: string): Promise<StaffMember | null> {
+  const [row] = await ex
+    .select({ id: users.id, username: users.username, role: users.role })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * What was reported, as it is now, locked until the transaction ends (two moderators acting on one
+ * target take turns). `userId`: whose it is (author, the person, the cat's creator; null for a cat whose
+ * creator left). null when it no longer exists.
+ */
+export interface TargetRow {
+  userId: string | null;
+  /** Posts and comments: 'pending_review', 'removed' or null. */
+  moderation: string | null;
+  /** Posts: whether it has coordinates, and whether they are shown. */
+  located: boolean;
+  showLocation: boolean;
+  /** Cats: when a moderator removed the page. */
+  removedAt: Date | null;
+}
+
+export async function lockTarget(
+  ex: Executor,
+  type: ReportTargetType,
+  id: string,
+): Promise<TargetRow | null> {
+  const none = { moderation: null, located: false, showLocation: false, removedAt: null };
+  switch (type) {
+    case 'post': {
+      const [row] = await ex
+        .select({
+          userId: posts.userId,
+          moderation: posts.moderation,
+          located: sql<boolean>`${posts.latitude} is not null`,
+          showLocation: posts.showLocation,
+        })
+        .from(posts)
+        .where(eq(posts.id, id))
+        .for('update');
+      return row ? { ...none, ...row, located: row.located === true || String(row.located) === 't' } : null;
+    }
+    case 'comment': {
+      const [row] = await ex
+        .select({ userId: comments.userId, moderation: comments.moderation })
+        .from(comments)
+        .where(eq(comments.id, id))
+        .for('update');
+      return row ? { ...none, ...row } : null;
+    }
+    case 'cat': {
+      const [row] = await ex
+        .select({ userId: cats.createdBy, removedAt: cats.removedAt })
+        .from(cats)
+        .where(eq(cats.id, id))
+        .for('update');
+      return row ? { ...none, ...row } : null;
+    }
+    case 'user': {
+      const [row] = await ex.select({ userId: users.id }).from(users).where(eq(users.id, id)).for('update');
+      return row ? { ...none, ...row } : null;
+    }
+  }
+}
+
+/** A post's or comment's moderation state ('removed', or null to show it again). */
+export async function setModeration(
+  ex: Executor,
+  type: 'post' | 'comment',
+  id: string,
+  value: 'removed' | null,
+): Promise<void> {
+  if (type === 'post') await ex.update(posts).set({ moderation: value }).where(eq(posts.id, id));
+  else await ex.update(comments).set({ moderation: value }).where(eq(comments.id, id));
+}
+
+/** A moderator looked at it and left it up: an automatic 'pending_review' hide ends. */
+export async function endPendingReview(ex: Executor, type: 'post' | 'comment', id: string): Promise<void> {
+  if (type === 'post') {
+    await ex
+      .update(posts)
+      .set({ moderation: null })
+      .where(and(eq(posts.id, id), eq(posts.moderation, 'pending_review')));
+  } else {
+    await ex
+      .update(comments)
+      .set({ moderation: null })
+      .where(and(eq(comments.id, id), eq(comments.moderation, 'pending_review')));
+  }
+}
+
+export async function setCatRemoved(ex: Executor, catId: string, at: Date | null): Promise<void> {
+  await ex.update(cats).set({ removedAt: at }).where(eq(cats.id, catId));
+}
+
+/**
+ * The post's location shown or not, exactly as when its owner switches it (social.repository's
+ * toggleShowLocation): the explore map follows through its change log (migration 0002's trigger). A
+ * post without coordinates keeps show_location off.
+ */
+export async function setShowLocation(ex: Executor, postId: string, show: boolean): Promise<void> {
+  await ex
+    .update(posts)
+    .set({ showLocation: show })
+    .where(and(eq(posts.id, postId), sql`${posts.latitude} is not null and ${posts.longitude} is not null`));
+}
+
+// ---- suspensions -------------------------------------------------------------------------------------
+
+export interface Suspension {
+  suspendedAt: Date | null;
+  suspendedUntil: Date | null;
+}
+
+/** `lock`: FOR SHARE, so that a suspension being written is waited for (a refresh racing a suspension). */
+export async function findSuspension(ex: Executor, userId: string, lock = false): Promise<Suspension | null> {
+  const query = ex
+    .select({ suspendedAt: users.suspendedAt, suspendedUntil: users.suspendedUntil })
+    .from(users)
+    .where(eq(users.id, userId));
+  const [row] = await (lock ? query.for('share') : query);
+  return row ?? null;
+}
+
+/** Suspends the account and hides everything it wrote (posts.author_suspended, comments.author_suspended). */
+export async function suspendUser(ex: Executor, userId: string, at: Date, until: Date | null): Promise<void> {
+  await ex.update(users).set({ suspendedAt: at, suspendedUntil: until }).where(eq(users.id, userId));
+  await ex
+    .update(posts)
+    .set({ authorSuspended: true })
+    .where(and(eq(posts.userId, userId), eq(posts.authorSuspended, false)));
+  await ex
+    .update(comments)
+    .set({ authorSuspended: true })
+    .where(and(eq(comments.userId, userId), eq(comments.authorSuspended, false)));
+}
+
+/** Lifts the account's suspension, whatever its end, and shows what it wrote again. */
+export async function liftSuspension(ex: Executor, userId: string): Promise<void> {
+  await ex.update(users).set({ suspendedAt: null, suspendedUntil: null }).where(eq(users.id, userId));
+  await clearAuthorSuspended(ex, userId);
+}
+
+async function clearAuthorSuspended(ex: Executor, userId: string): Promise<void> {
+  await ex
+    .update(posts)
+    .set({ authorSuspended: false })
+    .where(and(eq(posts.userId, userId), eq(posts.authorSuspended, true)));
+  await ex
+    .update(comments)
+    .set({ authorSuspended: false })
+    .where(and(eq(comments.userId, userId), eq(comments.authorSuspended, true)));
+}
+
+/**
+ * Lifts up to `limit` suspensions that ended by `now` (all accounts, or one), in one statement: safe
+ * with several instances sweeping at once, since each takes only the rows nobody else has locked and a
+ * row lifted meanwhile no longer matches. Returns the accounts lifted.
+ */
+export async function liftEndedSuspensions(
+  ex: Executor,
+  now: Date,
+  limit: number,
+  userId: string | null = null,
+): Promise<string[]> {
+  const result = await ex.execute(sql`
+    with ended as (
+      select id from users
+      where suspended_until <= ${now.toISOString()}::timestamptz
+        and (${userId}::uuid is null or id = ${userId}::uuid)
+      order by suspended_until
+      limit ${limit}
+      for update skip locked
+    ), lifted as (
+      update users u set suspended_at = null, suspended_until = null
+      from ended where u.id = ended.id
+      returning u.id
+    ), shown_posts as (
+      update posts set author_suspended = false
+      where author_suspended and user_id in (select id from lifted)
+    ), shown_comments as (
+      update comments set author_suspended = false
+      where author_suspended and user_id in (select id from lifted)
+    )
+    select id::text as id from lifted`);
+  return rowsOf(result).map((r) => String(r.id));
+}
+
+// ---- the audit log ----------------------------------------------------------------------------------
+
+export type ActionInsert = typeof moderationActions.$inferInsert;
+
+export interface ActionRow {
+  id: string;
+  reportId: string | null;
+  moderatorId: string;
+  moderatorName: string;
+  targetType: string;
+  targetId: string;
+  targetUserId: string | null;
+  action: string;
+  rule: string | null;
+  explanation: string;
+  suspendDays: number | null;
+  revertsActionId: string | null;
+  previousState: unknown;
+  createdAt: Date;
+  /** "<created_at with microseconds>|<id>": the log's keyset position. */
+  createdKey: string;
+  reverted: boolean;
+}
+
+// Spelled out: drizzle leaves a lone table's columns unqualified, which inside the subquery would be r's.
+const revertedSql = sql<boolean>`exists (select 1 from moderation_actions r where r.reverts_action_id = "moderation_actions"."id")`;
+
+const actionColumns = {
+  id: moderationActions.id,
+  reportId: moderationActions.reportId,
+  moderatorId: moderationActions.moderatorId,
+  moderatorName: moderationActions.moderatorName,
+  targetType: moderationActions.targetType,
+  targetId: moderationActions.targetId,
+  targetUserId: moderationActions.targetUserId,
+  action: moderationActions.action,
+  rule: moderationActions.rule,
+  explanation: moderationActions.explanation,
+  suspendDays: moderationActions.suspendDays,
+  revertsActionId: moderationActions.revertsActionId,
+  previousState: moderationActions.previousState,
+  createdAt: moderationActions.createdAt,
+  createdKey: sql<string>`to_char(${moderationActions.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+  reverted: revertedSql,
+};
+
+const truthy = (value: unknown) => value === true || value === 't';
+
+export async function insertActions(ex: Executor, rows: ActionInsert[]): Promise<ActionRow[]> {
+  const inserted = await ex.insert(moderationActions).values(rows).returning({ id: moderationActions.id });
+  const ids = inserted.map((r) => r.id);
+  const found = await ex
+    .select(actionColumns)
+    .from(moderationActions)
+    .where(
+      sql`${moderationActions.id} in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    );
+  // In the order given.
+  return ids
+    .map((id) => found.find((r) => r.id === id)!)
+    .map((r) => ({ ...r, reverted: truthy(r.reverted) }));
+}
+
+export async function findAction(ex: Executor, actionId: string): Promise<ActionRow | null> {
+  const [row] = await ex
+    .select(actionColumns)
+    .from(moderationActions)
+    .where(eq(moderationActions.id, actionId));
+  return row ? { ...row, reverted: truthy(row.reverted) } : null;
+}
+
+/** The log, newest first, `limit` entries after the cursor's position. */
+export async function actionsPage(
+  ex: Executor,
+  after: { createdAt: string; id: string } | null,
+  limit: number,
+): Promise<ActionRow[]> {
+  const rows = await ex
+    .select(actionColumns)
+    .from(moderationActions)
+    .where(
+      after
+        ? sql`(${moderationActions.createdAt}, ${moderationActions.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+        : undefined,
+    )
+    .orderBy(desc(moderationActions.createdAt), desc(moderationActions.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, reverted: truthy(r.reverted) }));
+}
+
+/** Whether the error is the second restore of one action (moderation_actions_reverts_idx). */
+export const isSecondRestore = (err: unknown) => violatesConstraint(err, 'moderation_actions_reverts_idx');
