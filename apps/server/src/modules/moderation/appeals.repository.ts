@@ -41,7 +41,8 @@ export interface AppealRow {
 }
 
 const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
-const toDateOrNull = (value: unknown): Date | null => (value === null || value === undefined ? null : toDate(value));
+const toDateOrNull = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : toDate(value);
 
 function toSnapshot(value: unknown): Record<string, unknown> | null {
   if (value === null || value === undefined) return null;
@@ -59,7 +60,8 @@ function toDecision(row: RawRow): DecisionRow {
     moderatorName: row.moderator_name as string,
     rule: (row.rule as string | null) ?? null,
     explanation: row.explanation as string,
-    suspendDays: row.suspend_days === null || row.suspend_days === undefined ? null : Number(row.suspend_days),
+    suspendDays:
+      row.suspend_days === null || row.suspend_days === undefined ? null : Number(row.suspend_days),
     createdAt: toDate(row.created_at),
     reverted: row.reverted === true || row.reverted === 't',
     snapshot: toSnapshot(row.snapshot),

@@ -29,13 +29,19 @@ export async function findReport(ex: Executor, reportId: string): Promise<Report
 }
 
 /** The report and every other open report on the same target are resolved by a moderator's action. */
-export async function resolveReports(ex: Executor, report: ReportRow, now: Date): Promise<void> {
-  await ex
+/**
+ * Resolves the report and every other open report on the same target; answers who made them (the
+ * reporters told what came of it).
+ */
+export async function resolveReports(ex: Executor, report: ReportRow, now: Date): Promise<string[]> {
+  const rows = await ex
     .update(reports)
     .set({ resolvedAt: now })
     .where(
       sql`${reports.resolvedAt} is null and (${reports.id} = ${report.id} or (${reports.targetType} = ${report.targetType} and ${reports.targetId} = ${report.targetId}))`,
-    );
+    )
+    .returning({ reporterId: reports.reporterId });
+  return [...new Set(rows.map((r) => r.reporterId))];
 }
 
 export interface StaffMember {

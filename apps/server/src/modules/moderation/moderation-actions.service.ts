@@ -16,6 +16,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors
 import type { AuthContext, LiveUsers } from '../../plugins/auth.ts';
 import { revokeUserFamilies } from '../auth/auth.repository.ts';
 import { decodeCursor, encodeCursor } from '../posts/post-view.ts';
+import { addModerationNotification } from '../notifications/notifications.repository.ts';
 import * as repo from './moderation-actions.repository.ts';
 
 export interface ModerationActionsDeps {
@@ -27,8 +28,11 @@ export interface ModerationActionsDeps {
 type ActionInput = z.output<typeof takeModerationActionsSchema>['actions'][number];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** What a restore can undo; a warning is a strike on the record and a dismissal changed nothing. */
-const RESTORABLE = new Set(['remove', 'strip_location', 'suspend']);
+/**
+ * What a restore can undo. Undoing a warning withdraws the strike (it no longer counts on the person's
+ * record); a dismissal changed nothing, and a restore is undone by acting again.
+ */
+const RESTORABLE = new Set(['remove', 'strip_location', 'warn', 'suspend']);
 
 const idOf = (raw: string) => (isUuid(raw) ? raw.toLowerCase() : null);
 
@@ -168,12 +172,38 @@ export async function takeActions(
       await repo.endPendingReview(tx, report.targetType, report.targetId);
     }
     const inserted = await repo.insertActions(tx, inserts);
-    await repo.resolveReports(tx, report, now);
+    const reporters = await repo.resolveReports(tx, report, now);
+    await tellOfActions(tx, inserted, reporters);
     return { rows: inserted, suspended: suspendedUser };
   });
   // This instance at once; the others when migration 0023's announcement reaches them.
   if (suspended) deps.liveUsers.forget(suspended);
   return rows.map(toEntry);
+}
+
+/** What a reporter is told when one request took several actions: the weightiest of them. */
+const OUTCOME_WEIGHT = ['dismiss', 'warn', 'strip_location', 'suspend', 'remove'];
+
+/**
+ * Statements of reasons and outcomes (issue 27, "The author's side"), in the actions' transaction: the
+ * person affected is told of each action on their content or account; each reporter of the resolved
+ * reports is told once what came of it ('We removed the post you reported'). Nobody is named.
+ */
+async function tellOfActions(ex: Executor, inserted: repo.ActionRow[], reporters: string[]): Promise<void> {
+  for (const row of inserted) {
+    if (row.action !== 'dismiss' && row.targetUserId) {
+      await addModerationNotification(ex, row.targetUserId, 'moderation_decision', row.id);
+    }
+  }
+  const outcome = [...inserted].sort(
+    (a, b) => OUTCOME_WEIGHT.indexOf(b.action) - OUTCOME_WEIGHT.indexOf(a.action),
+  )[0];
+  if (!outcome) return;
+  for (const reporterId of reporters) {
+    if (reporterId !== outcome.targetUserId) {
+      await addModerationNotification(ex, reporterId, 'report_outcome', outcome.id);
+    }
+  }
 }
 
 /**
@@ -192,55 +222,74 @@ export async function restoreAction(
   const { explanation } = restoreActionSchema.parse(body);
   if (!RESTORABLE.has(action.action)) throw badRequest(M.notRestorable);
   if (action.reverted) throw conflict(M.alreadyRestored);
-  const type = action.targetType as ReportTargetType;
 
   try {
-    const [row] = await deps.db.transaction(async (tx) => {
-      const moderator = await repo.findUser(tx, viewer.userId);
-      if (!moderator) throw forbidden(MODERATION_MESSAGES.notModerator);
-      await refuseOwnOrAdmin(tx, viewer.userId, action.targetUserId);
-      const previous = (action.previousState ?? {}) as Record<string, unknown>;
-      switch (action.action) {
-        case 'remove': {
-          if (!(await repo.lockTarget(tx, type, action.targetId))) throw conflict(M.targetGone);
-          if (type === 'cat') await repo.setCatRemoved(tx, action.targetId, null);
-          else await repo.setModeration(tx, type as 'post' | 'comment', action.targetId, null);
-          break;
-        }
-        case 'strip_location': {
-          if (!(await repo.lockTarget(tx, 'post', action.targetId))) throw conflict(M.targetGone);
-          await repo.setShowLocation(tx, action.targetId, previous.showLocation === true);
-          break;
-        }
-        case 'suspend': {
-          if (!action.targetUserId || !(await repo.findUser(tx, action.targetUserId))) {
-            throw conflict(M.targetGone);
-          }
-          await repo.liftSuspension(tx, action.targetUserId);
-          break;
-        }
+    const row = await deps.db.transaction(async (tx) => {
+      const restored = await undoAction(tx, viewer.userId, action, explanation);
+      if (restored.targetUserId) {
+        await addModerationNotification(tx, restored.targetUserId, 'moderation_decision', restored.id);
       }
-      return repo.insertActions(tx, [
-        {
-          reportId: null,
-          moderatorId: moderator.id,
-          moderatorName: moderator.username,
-          targetType: action.targetType,
-          targetId: action.targetId,
-          targetUserId: action.targetUserId,
-          action: 'restore',
-          rule: null,
-          explanation,
-          revertsActionId: action.id,
-        },
-      ]);
+      return restored;
     });
-    return toEntry(row!);
+    return toEntry(row);
   } catch (err) {
     // Two restores of one action at the same moment: the unique index lets one through.
     if (repo.isSecondRestore(err)) throw conflict(M.alreadyRestored);
     throw err;
   }
+}
+
+/**
+ * Undoes `action` inside the caller's transaction and appends the 'restore' entry that names it: a
+ * moderator's restore, or an appeal that was upheld in the appellant's favour (appeals.service.ts).
+ * Refuses an undo by the person affected or of an admin's content, and of a target since deleted.
+ */
+export async function undoAction(
+  tx: Executor,
+  moderatorId: string,
+  action: repo.ActionRow,
+  explanation: string,
+): Promise<repo.ActionRow> {
+  const type = action.targetType as ReportTargetType;
+  const moderator = await repo.findUser(tx, moderatorId);
+  if (!moderator) throw forbidden(MODERATION_MESSAGES.notModerator);
+  await refuseOwnOrAdmin(tx, moderatorId, action.targetUserId);
+  const previous = (action.previousState ?? {}) as Record<string, unknown>;
+  switch (action.action) {
+    case 'remove': {
+      if (!(await repo.lockTarget(tx, type, action.targetId))) throw conflict(M.targetGone);
+      if (type === 'cat') await repo.setCatRemoved(tx, action.targetId, null);
+      else await repo.setModeration(tx, type as 'post' | 'comment', action.targetId, null);
+      break;
+    }
+    case 'strip_location': {
+      if (!(await repo.lockTarget(tx, 'post', action.targetId))) throw conflict(M.targetGone);
+      await repo.setShowLocation(tx, action.targetId, previous.showLocation === true);
+      break;
+    }
+    case 'suspend': {
+      if (!action.targetUserId || !(await repo.findUser(tx, action.targetUserId))) {
+        throw conflict(M.targetGone);
+      }
+      await repo.liftSuspension(tx, action.targetUserId);
+      break;
+    }
+  }
+  const [row] = await repo.insertActions(tx, [
+    {
+      reportId: null,
+      moderatorId: moderator.id,
+      moderatorName: moderator.username,
+      targetType: action.targetType,
+      targetId: action.targetId,
+      targetUserId: action.targetUserId,
+      action: 'restore',
+      rule: null,
+      explanation,
+      revertsActionId: action.id,
+    },
+  ]);
+  return row!;
 }
 
 /** GET /api/moderation/log: the audit log, newest first, MODERATION_LOG_PAGE_SIZE a page. */

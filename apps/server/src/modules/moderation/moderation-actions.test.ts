@@ -423,7 +423,7 @@ describe('restoring an action', () => {
     expect((await t.db.select().from(cats).where(eq(cats.id, cat.id)))[0]!.removedAt).toBeNull();
   });
 
-  it('refuses warnings, dismissals, restores, unknown actions, gone targets and own or admin content', async () => {
+  it('refuses dismissals, restores, unknown actions, gone targets and own or admin content', async () => {
     const author = await createUser(t.db);
     const post = await createPost(t.db, author.id);
     const warn = acted(
@@ -432,10 +432,14 @@ describe('restoring an action', () => {
       ]),
     )[0]!;
     const dismiss = acted(await act(await report('post', post.id, author.id), [{ action: 'dismiss' }]))[0]!;
-    for (const id of [warn._id, dismiss._id]) {
-      const res = await restore(id);
-      expect([res.statusCode, res.json()]).toEqual([400, { message: M.notRestorable }]);
-    }
+    const dismissRes = await restore(dismiss._id);
+    expect([dismissRes.statusCode, dismissRes.json()]).toEqual([400, { message: M.notRestorable }]);
+    // A warning can be withdrawn: its strike then counts no more (reverted in the log), once.
+    const withdrawn = await restore(warn._id);
+    expect(withdrawn.statusCode).toBe(200);
+    expect(withdrawn.json()).toMatchObject({ action: 'restore', revertsActionId: warn._id });
+    const again = await restore(warn._id);
+    expect([again.statusCode, again.json()]).toEqual([409, { message: M.alreadyRestored }]);
     const removal = acted(await act(await report('post', post.id, author.id), [removeWith]))[0]!;
     const restoreEntry = (await restore(removal._id)).json() as ModerationAction;
     const ofRestore = await restore(restoreEntry._id);
