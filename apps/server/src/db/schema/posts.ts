@@ -72,6 +72,12 @@ export const posts = pgTable(
       .where(
         sql`${t.showLocation} and ${t.latitude} is not null and ${t.longitude} is not null and ${t.deletedAt} is null`,
       ),
+    // Issue 27: the few live posts moderation keeps from someone (pending review, removed, or by a
+    // suspended author), in the feed's order: what a deep feed page counts as skipped for its viewer
+    // (posts.repository.ts › deepFeedPage) without walking the feed.
+    index('posts_moderated_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null and (${t.moderation} is not null or ${t.authorSuspended})`),
     // The trash: one user's, newest deletion first, and the daily purge of the oldest.
     index('posts_user_trash_idx')
       .on(t.userId, t.deletedAt.desc())
@@ -99,7 +105,10 @@ export const posts = pgTable(
     check('posts_caption_length', sql`char_length(${t.caption}) <= 500`),
     check('posts_cat_name_length', sql`${t.catName} is null or char_length(${t.catName}) <= 40`),
     check('posts_alt_text_length', sql`${t.altText} is null or char_length(${t.altText}) <= 1500`),
-    check('posts_moderation', sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`),
+    check(
+      'posts_moderation',
+      sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`,
+    ),
     check('posts_dimensions', sql`${t.width} > 0 and ${t.height} > 0`),
   ],
 );
@@ -162,7 +171,10 @@ export const comments = pgTable(
     authorSuspended: boolean('author_suspended').notNull().default(false),
   },
   (t) => [
-    check('comments_moderation', sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`),
+    check(
+      'comments_moderation',
+      sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`,
+    ),
     // Pages of a post's comments walk this index backwards from the (created_at, id) cursor, newest first.
     index('comments_post_created_idx').on(t.postId, t.createdAt, t.id),
     index('comments_user_idx').on(t.userId),
