@@ -14,6 +14,7 @@ import {
   type PostDetail,
 } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
+import { unzip } from '../../../test/unzip.ts';
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import {
   cats,
@@ -451,5 +452,31 @@ describe('removed cats (issue 27)', () => {
       );
       expect(map.alerts.map((a) => a.cat._id)).not.toContain(removedCatId);
     }
+  });
+});
+
+describe('the data export (issue 27)', () => {
+  it('still holds the author’s removed and pending posts: they are their data', async () => {
+    const headers = await authHeader(t.app, author.id);
+    const started = await t.app.inject({ method: 'POST', url: '/api/profile/export', headers });
+    expect(started.statusCode, started.body).toBe(202);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const status = await ok<{ status: string }>(author, '/api/profile/export');
+      if (status.status !== 'running') {
+        expect(status.status).toBe('ready');
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('export still running after 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const download = await t.app.inject({ method: 'GET', url: '/api/profile/export/download', headers });
+    expect(download.statusCode).toBe(200);
+    const entries = await unzip(download.rawPayload);
+    const exported = JSON.parse(entries.get('posts.json')!.toString('utf8')) as { id: string }[];
+    const exportedIds = exported.map((x) => x.id);
+    expect(exportedIds).toEqual(
+      expect.arrayContaining([p.normal.id, p.pending.id, p.removed.id, p.removedCatSighting.id]),
+    );
   });
 });
