@@ -60,6 +60,11 @@ export const postSchema = z.object({
   editedAt: z.string().nullable(),
   /** Groups the post is shared with; only present for the post's owner. */
   groupIds: z.array(z.string()).optional(),
+  /**
+   * Issue 27: only on the owner's own post while it is hidden from everyone else pending a moderator's
+   * review of reports about it; absent otherwise.
+   */
+  moderation: z.literal('pending_review').optional(),
 });
 export type Post = z.infer<typeof postSchema>;
 

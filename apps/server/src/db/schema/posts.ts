@@ -72,6 +72,12 @@ export const posts = pgTable(
       .where(
         sql`${t.showLocation} and ${t.latitude} is not null and ${t.longitude} is not null and ${t.deletedAt} is null`,
       ),
+    // Issue 27: the few live posts moderation keeps from someone (pending review, removed, or by a
+    // suspended author), in the feed's order: what a deep feed page counts as skipped for its viewer
+    // (posts.repository.ts › deepFeedPage) without walking the feed.
+    index('posts_moderated_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null and (${t.moderation} is not null or ${t.authorSuspended})`),
     // The trash: one user's, newest deletion first, and the daily purge of the oldest.
     index('posts_user_trash_idx')
       .on(t.userId, t.deletedAt.desc())

@@ -41,7 +41,9 @@ export async function mergeCats(
       cats.findCat(tx, catId),
       cats.findCat(tx, duplicateCatId),
     ]);
-    if (!asked || !duplicateAsked) throw notFound(CAT_MESSAGES.notFound);
+    // A cat a moderator removed (issue 27) is gone for merges too.
+    if (!asked || !duplicateAsked || asked.removedAt || duplicateAsked.removedAt)
+      throw notFound(CAT_MESSAGES.notFound);
     const locked = await merges.lockCats(tx, [asked.id, duplicateAsked.id]);
     const survivor = locked.find((c) => c.id === asked.id);
     const duplicate = locked.find((c) => c.id === duplicateAsked.id);
@@ -104,7 +106,7 @@ export async function undoMerge(
   const done = await deps.db.transaction(async (tx) => {
     // The cat as stored (not followed through merges): the merge is one of its own, either way.
     const cat = await cats.findCat(tx, catId);
-    if (!cat) throw notFound(CAT_MESSAGES.notFound);
+    if (!cat || cat.removedAt) throw notFound(CAT_MESSAGES.notFound);
     const merge = await merges.findMerge(tx, mergeId);
     if (!merge || (merge.catId !== cat.id && merge.duplicateCatId !== cat.id))
       throw notFound(CAT_MESSAGES.mergeNotFound);

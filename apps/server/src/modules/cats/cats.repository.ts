@@ -12,7 +12,13 @@ import {
   users,
   type CatRow,
 } from '../../db/schema/index.ts';
-import { notBlockedWith, postVisibleTo, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
+import {
+  notBlockedWith,
+  postShownTo,
+  postVisibleTo,
+  sharedWithMember,
+  usersBlockedWith,
+} from '../social/visibility.ts';
 
 /**
  * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer
@@ -47,14 +53,15 @@ const MAX_MERGE_HOPS = 100;
 
 /**
  * The cat, or the cat it was merged into (through every later merge): what a merged cat's id stands
- * for (issue 26, "merged ones redirect to the surviving cat"). Null when unknown or malformed.
+ * for (issue 26, "merged ones redirect to the surviving cat"). Null when unknown or malformed, and when
+ * a moderator removed it (issue 27): a removed cat is gone for every route that asks, like a deleted one.
  */
 export async function findLiveCat(db: Executor, catId: string, lock?: CatLock): Promise<CatRow | null> {
   let row = await findCat(db, catId, lock);
   for (let hops = 0; row?.mergedInto && hops < MAX_MERGE_HOPS; hops += 1) {
     row = await findCat(db, row.mergedInto, lock);
   }
-  return row?.mergedInto ? null : row;
+  return row?.mergedInto || row?.removedAt ? null : row;
 }
 
 export async function updateCat(db: Executor, catId: string, values: Partial<NewCat>): Promise<void> {
@@ -230,10 +237,14 @@ export async function deleteCatsCaredForOnlyBy(db: Executor, userId: string): Pr
     and not exists (select 1 from ${catCaretakers} o where o.cat_id = c.id and o.user_id <> ${userId})`);
 }
 
-/** A post is a sighting the viewer may see: live, not hidden by them, no block with its author. */
+/**
+ * A post is a sighting the viewer may see: live, not hidden by them, no block with its author, shown to
+ * them by moderation (issue 27).
+ */
 function visibleSighting(viewerId: string): SQL {
   return sql`(${posts.deletedAt} is null and ${posts.userId} not in (${usersBlockedWith(viewerId)})
     and ${posts.id} not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
+    and ${postShownTo(viewerId)}
     and not sighting_kept_from(${posts.catId}, ${posts.userId}, ${posts.latitude}, ${posts.longitude}, ${viewerId}))`;
 }
 
@@ -283,7 +294,8 @@ const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 function nameMatch(q: string | undefined): { rank: SQL; conditions: SQL[]; ranked: boolean } {
   const needle = q ? q.toLowerCase() : '';
   // A merged profile is not a cat of its own any more: its id leads to the survivor, which is listed.
-  const conditions: SQL[] = [sql`c.merged_into is null`];
+  // A cat a moderator removed (issue 27) is listed nowhere.
+  const conditions: SQL[] = [sql`c.merged_into is null and c.removed_at is null`];
   if (!needle) return { rank: sql`0`, conditions, ranked: false };
   conditions.push(sql`lower(c.name) like ${`%${likeEscape(needle)}%`}`);
   return {
@@ -318,6 +330,7 @@ function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
       where p.cat_id = c.id and p.deleted_at is null
         and p.user_id not in (${usersBlockedWith(viewerId)})
         and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
+        and ${postShownTo(viewerId, 'p')}
         and not (c.living = 'household' and c.home_latitude is not null
           and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${viewerId}))
       order by p.created_at desc, p.id desc
@@ -412,7 +425,7 @@ function placedSql(v: typeof placed): SQL {
           and ${inBoxes(sql`p.latitude`, sql`p.longitude`)}
           and (${v.beyond}::float8 <= 0
             or metres_between(p.latitude, p.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8))
-      and c.merged_into is null
+      and c.merged_into is null and c.removed_at is null
       and (${v.needle}::text = '' or lower(c.name) like ${v.contains}::text)
       and ${rank} = ${v.rank}::int
       and (not ${v.caredFor}::boolean or ${caredForBy(sql`${v.viewerId}::uuid`)})
@@ -656,6 +669,7 @@ function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
       and (p.show_location or p.user_id = ${v.viewerId})
       and p.user_id not in (${usersBlockedWith(v.viewerId)})
       and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${v.viewerId})
+      and ${postShownTo(v.viewerId, 'p')} and c.removed_at is null
       and not (c.living = 'household' and c.home_latitude is not null
         and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${v.viewerId}))
     order by p.created_at desc, p.id desc
@@ -725,6 +739,7 @@ const suggestionCoversStatement = preparedSql(
      where c.id in (${coverSlots}) and p.deleted_at is null
        and p.user_id not in (${usersBlockedWith(coversViewer)})
        and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${coversViewer})
+       and ${postShownTo(coversViewer, 'p')} and c.removed_at is null
        and not (c.living = 'household' and c.home_latitude is not null
          and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${coversViewer}))`,
 );

@@ -291,7 +291,8 @@ export async function catSummary(
   catId: string,
 ): Promise<CatSummary | null> {
   const cat = await repo.findCat(deps.db, catId);
-  if (!cat) return null;
+  // A cat a moderator removed (issue 27) is summed up nowhere, like a deleted one.
+  if (!cat || cat.removedAt) return null;
   const [covers, newest] = await Promise.all([
     repo.visibleCovers(deps.db, [cat.id], viewer.userId),
     selectVisiblePosts(deps.db, viewer.userId, { catId: cat.id }, { limit: 1 }),

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, type RawRow } from '../../db/raw-results.ts';
 import { posts, users } from '../../db/schema/index.ts';
-import { sharedWithMember } from '../social/visibility.ts';
+import { postShownToAll, sharedWithMember } from '../social/visibility.ts';
 
 /** A post on the public map, with its exact position and the owner's precision choice. */
 export interface MapPointRow {
@@ -44,8 +44,14 @@ const toPoint = (r: RawRow): MapPointRow => ({
 
 const POINT_COLUMNS = sql`p.id, p.user_id, p.latitude, p.longitude, u.exact_public_location, p.media_key,
   extract(epoch from p.created_at) * 1000 as created_ms`;
-/** The explore layer: live posts with the location switch on and valid coordinates (posts_map_idx). */
-const ON_MAP = sql`p.show_location and p.latitude is not null and p.longitude is not null and p.deleted_at is null`;
+/**
+ * The explore layer: live posts with the location switch on and valid coordinates (posts_map_idx),
+ * shown to everyone by moderation (issue 27). The layer is one public index shared by every viewer, so a
+ * post pending review or by a suspended author is off it for its author too (their profile and the
+ * post's page still show it to them); migration 0023 logs the change when either is set or cleared.
+ */
+const ON_MAP = sql`p.show_location and p.latitude is not null and p.longitude is not null and p.deleted_at is null
+  and ${postShownToAll('p')}`;
 
 /** Writers open at this statement's snapshot (pg_snapshot_xip), as numbers comparable with map_changes.xid. */
 const OPEN_XIDS = sql`array(select x::text::bigint from pg_snapshot_xip(pg_current_snapshot()) x)`;
@@ -233,7 +239,9 @@ const markerDetailsQuery = preparedPerDatabase((db: Executor) =>
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
-    .where(sql`${posts.id} = any(${sql.placeholder('ids')}::uuid[]) and ${posts.deletedAt} is null`)
+    .where(
+      sql`${posts.id} = any(${sql.placeholder('ids')}::uuid[]) and ${posts.deletedAt} is null and ${postShownToAll()}`,
+    )
     .prepare('map_marker_details'),
 );
 

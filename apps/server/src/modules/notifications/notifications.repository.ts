@@ -11,7 +11,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
 import { rowsOf, type RawRow } from '../../db/raw-results.ts';
 import { notificationPreferences, notifications } from '../../db/schema/index.ts';
-import { usersBlockedWith } from '../social/visibility.ts';
+import { commentShownTo, postShownTo, usersBlockedWith } from '../social/visibility.ts';
 
 /**
  * The channel notifications are announced on (announce_notification(), migration 0015): 'recipient seq',
@@ -133,12 +133,14 @@ export interface NotificationRow {
 
 /**
  * The comments a reply entry `n` gathers (migration 0014): others' comments on the post from the entry's
- * first reply to the end of its 12 h window (comments_post_created_idx).
+ * first reply to the end of its 12 h window (comments_post_created_idx). Being others', a comment
+ * moderation hides or by a suspended author is never shown to the recipient (issue 27).
  */
 const entryReplies = (alias: string) =>
   sql.raw(`
   n.type = 'reply' and ${alias}.post_id = n.post_id and ${alias}.user_id <> n.recipient_id
-    and ${alias}.created_at >= n.created_at and ${alias}.created_at < n.window_start + interval '12 hours'`);
+    and ${alias}.created_at >= n.created_at and ${alias}.created_at < n.window_start + interval '12 hours'
+    and ${alias}.moderation is null and not ${alias}.author_suspended`);
 
 /**
  * Who is behind each entry `n`, as the recipient may see them: the likers of the entry's window, the
@@ -156,13 +158,21 @@ const entryActors = (recipientId: unknown) => sql`
     select n.actor_id, n.created_at where n.actor_id is not null
   ) y where y.id not in (${usersBlockedWith(recipientId)})`;
 
-/** The post an entry is about (if any) is live, not hidden by the recipient, nor by someone they share a block with. */
+/**
+ * The post an entry is about (if any) is live, not hidden by the recipient, nor by someone they share a
+ * block with, and moderation leaves it shown to them (issue 27); so is its comment, and its cat is not
+ * removed by a moderator (entries of a deleted comment or cat go with it: ON DELETE CASCADE).
+ */
 const entryPostVisible = (recipientId: unknown) => sql`
   (n.post_id is null or (p.deleted_at is null
     and p.user_id not in (${usersBlockedWith(recipientId)})
     and n.post_id not in (select h.post_id from hidden_posts h where h.user_id = ${recipientId})
+    and ${postShownTo(recipientId, 'p')}
     and (n.cat_id is null
-      or not sighting_kept_from(n.cat_id, p.user_id, p.latitude, p.longitude, ${recipientId}))))`;
+      or not sighting_kept_from(n.cat_id, p.user_id, p.latitude, p.longitude, ${recipientId}))))
+  and (n.comment_id is null
+    or exists (select 1 from comments mc where mc.id = n.comment_id and ${commentShownTo(recipientId, 'mc')}))
+  and (n.cat_id is null or exists (select 1 from cats mct where mct.id = n.cat_id and mct.removed_at is null))`;
 
 const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 

@@ -61,6 +61,8 @@ export function toPostView(viewer: AuthContext, row: PostViewRow, opts: PostView
     createdAt: row.createdAt.toISOString(),
     editedAt: row.editedAt?.toISOString() ?? null,
     ...(isOwner ? { groupIds: row.groupIds ?? [] } : {}),
+    // Only its author is ever given a post pending review (posts.repository.ts), so only they learn it.
+    ...(isOwner && row.moderation === 'pending_review' ? { moderation: 'pending_review' as const } : {}),
   };
 }
 

@@ -14,7 +14,13 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import { commentsReportedBy } from '../moderation/reports.repository.ts';
-import { notBlockedWith, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
+import {
+  commentShownTo,
+  notBlockedWith,
+  postShownTo,
+  sharedWithMember,
+  usersBlockedWith,
+} from '../social/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
 export interface PostFilter {
@@ -86,6 +92,8 @@ export interface PostViewRow {
   linkedCatHomeLongitude: number | null;
   /** The viewer cares for that cat. */
   viewerCaresForCat: boolean;
+  /** Issue 27: 'pending_review' reaches only its author (the query leaves it out for anyone else). */
+  moderation: string | null;
 }
 
 /**
@@ -216,6 +224,8 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
       : sql`${posts.deletedAt} is null`,
     ...(filter.includeHidden ? [] : [sql`${posts.id} not in (${hiddenPostIdsOf(viewer)})`]),
     sql`${posts.userId} not in (${usersBlockedWith(viewer)})`,
+    // Moderated posts and those of suspended authors (issue 27): rare, so a filter after the index scan.
+    postShownTo(viewer),
   ];
   if (filter.authorId) conditions.push(sql`${posts.userId} = ${bind('authorId')}`);
   if (filter.postIds) conditions.push(sql`${posts.id} = any(${bind('postIds')}::uuid[])`);
@@ -292,7 +302,8 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
         from likes l where l.post_id = ${posts.id} and l.user_id not in (${usersBlockedWith(viewer)}))`,
         commentCount: sql<number>`(select count(*) from comments c
         where c.post_id = ${posts.id} and c.user_id not in (${usersBlockedWith(viewer)})
-          and c.id not in (${commentsReportedBy(viewer)}))`.mapWith(Number),
+          and c.id not in (${commentsReportedBy(viewer)})
+          and ${commentShownTo(viewer, 'c')})`.mapWith(Number),
         groupIds: sql<string | null>`case when ${posts.userId} = ${viewer} then
         (select coalesce(string_agg(pg.group_id::text, ',' order by pg.shared_at, pg.group_id), '')
           from post_groups pg where pg.post_id = ${posts.id}) end`,
@@ -307,11 +318,13 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
           sql<boolean>`case when ${cats.homeLatitude} is not null and ${cats.living} = 'household'
           then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = ${cats.id} and vcc.user_id = ${viewer})
           else false end`.mapWith(Boolean),
+        moderation: posts.moderation,
       })
       .from(page)
       .innerJoin(posts, eq(posts.id, page.id))
       .innerJoin(users, eq(users.id, posts.userId))
-      .leftJoin(cats, eq(cats.id, posts.catId))
+      // A cat a moderator removed (issue 27) is linked to no card, like a deleted one.
+      .leftJoin(cats, and(eq(cats.id, posts.catId), isNull(cats.removedAt)))
       // Sorts the page's rows only (at most limit + 1).
       .orderBy(sql`${page.createdAt} desc nulls last`, sql`${page.id} desc nulls last`)
   );
@@ -339,8 +352,9 @@ const isWholeFeed = (filter: PostFilter) =>
  *
  * 1. `feed_boundary`: the post at the offset in the unfiltered feed of live posts (index-only on
  *    posts_feed_idx, which holds only those; trashed posts count nowhere below either);
- * 2. `feed_skipped`: how many of the posts before it the viewer does not see: their hidden posts and
- *    the posts of users they share a block with that are newer than the boundary (a few index lookups);
+ * 2. `feed_skipped`: how many of the posts before it the viewer does not see: their hidden posts, the
+ *    posts of users they share a block with and the moderated posts not shown to them (issue 27;
+ *    posts_moderated_idx holds only those few) that are newer than the boundary (a few index lookups);
  * 3. the page: from the boundary on, filtered as usual, skipping that many more visible posts.
  *
  * Posts before the boundary that the viewer sees are offset - skipped, so skipping `skipped` more from
@@ -368,6 +382,10 @@ function deepFeedPage(db: Executor, viewer: unknown, offset: unknown) {
       select p.id from ${posts} p
         where p.user_id in (${usersBlockedWith(viewer)}) and p.deleted_at is null
           and (p.created_at, p.id) > ${boundaryKey}
+      union
+      select p.id from ${posts} p
+        where (p.moderation is not null or p.author_suspended) and p.deleted_at is null
+          and (p.created_at, p.id) > ${boundaryKey} and not ${postShownTo(viewer, 'p')}
     ) excluded`,
   );
   return {

@@ -4,7 +4,13 @@ import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, splitIds } from '../../db/raw-results.ts';
 import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
 import { commentsReportedBy } from '../moderation/reports.repository.ts';
-import { notBlockedWith, postVisibleTo, usersBlockedWith } from './visibility.ts';
+import {
+  commentShownTo,
+  notBlockedWith,
+  postShownTo,
+  postVisibleTo,
+  usersBlockedWith,
+} from './visibility.ts';
 
 export interface PostAccess {
   id: string;
@@ -33,8 +39,9 @@ export async function findPostAccess(
       hiddenByViewer: sql<boolean>`exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id})`,
     })
     .from(posts)
-    // A trashed post is not there for anyone, its owner included (it is restored from the trash only).
-    .where(and(eq(posts.id, postId), isNull(posts.deletedAt)));
+    // A trashed post is not there for anyone, its owner included (it is restored from the trash only);
+    // nor is one moderation keeps from the viewer (issue 27): its likers, comments, hiding all 404.
+    .where(and(eq(posts.id, postId), isNull(posts.deletedAt), postShownTo(viewerId)));
   return row ? { ...row, visible: !row.blocked && !row.hiddenByViewer } : null;
 }
 
@@ -141,6 +148,7 @@ function commentPageQuery(ex: Executor, name: string, withPosition: boolean) {
     sql`${comments.userId} not in (${usersBlockedWith(pageViewerId)})`,
     // The reporter stops seeing a comment they reported (issue 27).
     sql`${comments.id} not in (${commentsReportedBy(pageViewerId)})`,
+    commentShownTo(pageViewerId),
   ];
   if (withPosition) {
     conditions.push(
@@ -156,9 +164,8 @@ function commentPageQuery(ex: Executor, name: string, withPosition: boolean) {
       author: { id: users.id, username: users.username, profilePicKey: users.profilePicKey },
       total: sql<number>`(select count(*) from comments c
         where c.post_id = ${pagePostId} and c.user_id not in (${usersBlockedWith(pageViewerId)})
-          and c.id not in (${commentsReportedBy(pageViewerId)}))`.mapWith(
-        Number,
-      ),
+          and c.id not in (${commentsReportedBy(pageViewerId)})
+          and ${commentShownTo(pageViewerId, 'c')})`.mapWith(Number),
     })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId))
@@ -184,6 +191,7 @@ const countCommentsQuery = preparedPerDatabase((ex: Executor) =>
         eq(comments.postId, pagePostId),
         sql`${comments.userId} not in (${usersBlockedWith(pageViewerId)})`,
         sql`${comments.id} not in (${commentsReportedBy(pageViewerId)})`,
+        commentShownTo(pageViewerId),
       ),
     )
     .prepare('count_comments'),
@@ -307,7 +315,7 @@ export async function findCommentAccess(
       postId: comments.postId,
       authorId: comments.userId,
       postOwnerId: posts.userId,
-      visible: sql<boolean>`(${postVisibleTo(viewerId)} and ${notBlockedWith(viewerId, comments.userId)})`,
+      visible: sql<boolean>`(${postVisibleTo(viewerId)} and ${notBlockedWith(viewerId, comments.userId)} and ${commentShownTo(viewerId)})`,
     })
     .from(comments)
     // A comment on a trashed post waits there with it (not even its author deletes it meanwhile).
@@ -348,6 +356,7 @@ export async function listHiddenPostIds(
   const conditions = [
     eq(hiddenPosts.userId, viewerId),
     sql`${posts.userId} not in (${usersBlockedWith(viewerId)})`,
+    postShownTo(viewerId),
   ];
   if (paging.cursor) {
     conditions.push(

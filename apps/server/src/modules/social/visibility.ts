@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import { blocks, groupMembers, hiddenPosts, postGroups, posts } from '../../db/schema/index.ts';
+import { blocks, comments, groupMembers, hiddenPosts, postGroups, posts } from '../../db/schema/index.ts';
 
 /**
  * Who may see whom (issue 5 point 3): a block works both ways, so neither the blocker nor the blocked
@@ -20,11 +20,66 @@ export const usersBlockedWith = (viewer: unknown): SQL =>
       union all select b.blocker_id from ${blocks} b where b.blocked_id = ${viewer}`;
 
 /**
- * A live post (not in its owner's trash) the viewer neither hid nor shares a block with its author; own
- * live posts always qualify.
+ * Moderation (issue 27) as one viewer sees a post or a comment: one that is neither moderated nor by a
+ * suspended author is shown to everyone; one 'pending_review' or by a suspended author is shown to its
+ * author alone; one 'removed' to nobody, its author included (their data export still holds it). Only
+ * a rare row fails the first arm, so on the feed's index scans this is a filter, not another index.
+ *
+ * `alias` is the table's name or alias in the statement ('p' in raw SQL); without it, drizzle's own
+ * columns of posts / comments.
+ */
+export function postShownTo(viewer: unknown, alias?: string): SQL {
+  return moderationShownTo(
+    viewer,
+    alias
+      ? {
+          moderation: sql.raw(`${alias}.moderation`),
+          suspended: sql.raw(`${alias}.author_suspended`),
+          author: sql.raw(`${alias}.user_id`),
+        }
+      : {
+          moderation: sql`${posts.moderation}`,
+          suspended: sql`${posts.authorSuspended}`,
+          author: sql`${posts.userId}`,
+        },
+  );
+}
+
+/** The same rule for a comment (its author is comments.user_id). */
+export function commentShownTo(viewer: unknown, alias?: string): SQL {
+  return moderationShownTo(
+    viewer,
+    alias
+      ? {
+          moderation: sql.raw(`${alias}.moderation`),
+          suspended: sql.raw(`${alias}.author_suspended`),
+          author: sql.raw(`${alias}.user_id`),
+        }
+      : {
+          moderation: sql`${comments.moderation}`,
+          suspended: sql`${comments.authorSuspended}`,
+          author: sql`${comments.userId}`,
+        },
+  );
+}
+
+/** Shown to everyone: neither moderated nor by a suspended author (the explore map's public layer). */
+export function postShownToAll(alias?: string): SQL {
+  return alias
+    ? sql.raw(`(${alias}.moderation is null and not ${alias}.author_suspended)`)
+    : sql`(${posts.moderation} is null and not ${posts.authorSuspended})`;
+}
+
+function moderationShownTo(viewer: unknown, c: { moderation: SQL; suspended: SQL; author: SQL }): SQL {
+  return sql`((${c.moderation} is null and not ${c.suspended}) or (${c.author} = ${viewer} and ${c.moderation} is distinct from 'removed'))`;
+}
+
+/**
+ * A live post (not in its owner's trash) the viewer neither hid nor shares a block with its author, and
+ * that moderation leaves shown to them (postShownTo); own live posts qualify unless removed.
  */
 export function postVisibleTo(viewerId: string | Placeholder): SQL {
-  return sql`(${posts.deletedAt} is null and ${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}))`;
+  return sql`(${posts.deletedAt} is null and ${notBlockedWith(viewerId, posts.userId)} and not exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id}) and ${postShownTo(viewerId)})`;
 }
 
 /**

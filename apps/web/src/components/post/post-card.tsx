@@ -10,6 +10,7 @@ import { CommentsPanel } from './comments-panel.tsx';
 import { EditedMark } from './edited-mark.tsx';
 import { LikeButton } from './like-button.tsx';
 import { LocationToggle } from './location-toggle.tsx';
+import { ModerationNotice } from './moderation-notice.tsx';
 import { FullSizeImage } from './full-size-image.tsx';
 import { PostImage } from './post-image.tsx';
 import { OwnPostMenu } from './own-post-menu.tsx';
@@ -88,6 +89,7 @@ export function PostCard({
         <AltTextBadge altText={post.altText} />
       </div>
       <div className="post-card__body">
+        <ModerationNotice post={post} />
         {(post.cat || post.catName || post.caption) && (
           <p className="post-card__caption">
             {/* The linked cat's name links to its page (issue 26); else the free-text name, as before. */}

@@ -5,7 +5,7 @@ import { preparedSql } from '../../../db/prepared.ts';
 import { rowsOf, type RawRow } from '../../../db/raw-results.ts';
 import { missingAlerts, missingReports, type MissingAlertRow } from '../../../db/schema/index.ts';
 import { nearBox } from '../../location/near-box.ts';
-import { sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
+import { postShownTo, sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
 
 /**
  * SQL of missing-cat alerts and their reports (issue 26). Places leave here raw, exact and as the cell
@@ -107,9 +107,16 @@ const alertColumns = (viewerId: string) => sql`
   c.name as cat_name,
   exists (select 1 from cat_caretakers cc where cc.cat_id = a.cat_id and cc.user_id = ${viewerId}) as viewer_is_caretaker`;
 
-/** Shown to the viewer: open, unexpired, and raised by nobody they share a block with. */
+/**
+ * A cat a moderator removed (issue 27) is missing from no list: its alert goes with it, as it would
+ * with a deleted cat. On alias `a` (missing_alerts); a primary-key lookup of the cat.
+ */
+const catNotRemoved = sql`not exists (select 1 from cats rc where rc.id = a.cat_id and rc.removed_at is not null)`;
+
+/** Shown to the viewer: open, unexpired, raised by nobody they share a block with, its cat not removed. */
 const shownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at > now()
-  and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))`;
+  and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))
+  and ${catNotRemoved}`;
 
 const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 const truthy = (value: unknown) => value === true || value === 't';
@@ -156,6 +163,7 @@ const visibleSightingAs = (alias: string, viewerId: unknown) => {
   return sql`${p}.deleted_at is null
   and ${p}.user_id not in (${usersBlockedWith(viewerId)})
   and ${p}.id not in (select h.post_id from hidden_posts h where h.user_id = ${viewerId})
+  and ${postShownTo(viewerId, alias)}
   and not sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${viewerId})`;
 };
 const visibleSightingOf = (viewerId: string) => visibleSightingAs('p', viewerId);
@@ -179,6 +187,7 @@ const coverVisible = (alias: string, viewerId: unknown) => {
   return sql`${p}.deleted_at is null
   and ${p}.user_id not in (${usersBlockedWith(viewerId)})
   and ${p}.id not in (select h.post_id from hidden_posts h where h.user_id = ${viewerId})
+  and ${postShownTo(viewerId, alias)}
   and (c.living <> 'household' or c.home_latitude is null
     or not sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${viewerId}))`;
 };
@@ -233,6 +242,7 @@ const alertsNearStatement = preparedSql(
         and ${distanceFrom} <= ${sql.placeholder('metres')}::float8
         and a.expires_at > now()
         and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewer)}))
+        and ${catNotRemoved}
     ),
     found as (select * from near order by distance, id limit ${sql.placeholder('limit')})
     ${viewOfFound(sql`(select count(*) from near)::int as total,`)}`,

@@ -6,6 +6,7 @@ import { buttonClass } from '../../../components/button.tsx';
 import { CommentsPanel } from '../../../components/post/comments-panel.tsx';
 import { AltTextBadge } from '../../../components/post/alt-text-badge.tsx';
 import { EditedMark } from '../../../components/post/edited-mark.tsx';
+import { ModerationNotice } from '../../../components/post/moderation-notice.tsx';
 import { FullSizeImage } from '../../../components/post/full-size-image.tsx';
 import { LikeButton } from '../../../components/post/like-button.tsx';
 import { LocationToggle } from '../../../components/post/location-toggle.tsx';
@@ -112,6 +113,7 @@ function PostDetails({ post }: { post: PostDetail }) {
             )}
           </span>
         </header>
+        <ModerationNotice post={post} />
         {(post.cat || post.catName) && (
           <h1 className="post-page__cat-name">
             <CatName post={post} />
