@@ -43,6 +43,8 @@ import { pushRoutes } from './modules/push/push.routes.ts';
 import { webPushPlugin } from './modules/push/web-push.ts';
 import { notificationStreamsPlugin } from './modules/notifications/notification-streams.ts';
 import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.ts';
+import { moderationQueueRoutes } from './modules/moderation/moderation-queue.routes.ts';
+import { staffRoutes } from './modules/moderation/staff.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -155,6 +157,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(notificationsRoutes);
       await api.register(pushRoutes);
       await api.register(notificationStreamRoutes);
+      await api.register(moderationQueueRoutes);
+      await api.register(staffRoutes);
     },
     { prefix: '/api' },
   );

@@ -11,3 +11,4 @@ export * from './cats.ts';
 export * from './missing.ts';
 export * from './moderation.ts';
 export * from './moderation-actions.ts';
+export * from './moderation-queue.ts';
