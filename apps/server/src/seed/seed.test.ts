@@ -288,7 +288,10 @@ describe('sample content seed', () => {
 
 describe('moderation sample (issue 27)', () => {
   it('makes the sample admin an admin and puts one open report in the queue', async () => {
-    const staff = await t.db.select({ email: users.email, role: users.role }).from(users).where(ne(users.role, 'member'));
+    const staff = await t.db
+      .select({ email: users.email, role: users.role })
+      .from(users)
+      .where(ne(users.role, 'member'));
     expect(staff).toEqual([{ email: SAMPLE_ADMIN_EMAIL, role: 'admin' }]);
     const admin = SAMPLE_USERS.find((u) => u.email === SAMPLE_ADMIN_EMAIL)!;
     const res = await t.app.inject({

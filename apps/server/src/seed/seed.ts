@@ -94,7 +94,12 @@ export async function renderSamplePhoto(
  * sample user exists the content counts as seeded, so a restart renders nothing, duplicates nothing
  * and does not bring back what users deleted or unliked since.
  */
-export async function seedSampleContent({ db, storage, log, sampleAdmin = false }: SeedContext): Promise<void> {
+export async function seedSampleContent({
+  db,
+  storage,
+  log,
+  sampleAdmin = false,
+}: SeedContext): Promise<void> {
   const [existing] = await db
     .select({ id: users.id })
     .from(users)

@@ -82,7 +82,9 @@ describe('staff: roles, the team list and the admin command line', () => {
       const someone = await createUser(t.db);
       const byId = await as(admin.id, 'PUT', `/api/moderation/staff/${someone.id}`, { role: 'moderator' });
       expect(byId.statusCode, byId.body).toBe(200);
-      expect(byId.json()).toEqual({ member: { _id: someone.id, username: someone.username, role: 'moderator' } });
+      expect(byId.json()).toEqual({
+        member: { _id: someone.id, username: someone.username, role: 'moderator' },
+      });
       expect(await roleOf(someone.id)).toBe('moderator');
       // The new moderator sees the queue at once.
       expect((await as(someone.id, 'GET', '/api/moderation/reports')).statusCode).toBe(200);
@@ -97,9 +99,9 @@ describe('staff: roles, the team list and the admin command line', () => {
 
     it('refuses moderators, members, the demo account and anonymous, and changes nothing', async () => {
       const someone = await createUser(t.db);
-      expect((await as(null, 'PUT', `/api/moderation/staff/${someone.id}`, { role: 'moderator' })).statusCode).toBe(
-        401,
-      );
+      expect(
+        (await as(null, 'PUT', `/api/moderation/staff/${someone.id}`, { role: 'moderator' })).statusCode,
+      ).toBe(401);
       for (const who of [moderator.id, member.id, DEMO_USER_ID]) {
         const res = await as(who, 'PUT', `/api/moderation/staff/${someone.id}`, { role: 'moderator' });
         expect(res.statusCode).toBe(403);
@@ -120,7 +122,9 @@ describe('staff: roles, the team list and the admin command line', () => {
       expect(self.json()).toEqual({ message: MODERATION_QUEUE_MESSAGES.cannotChangeSelf });
       expect(await roleOf(admin.id)).toBe('admin');
 
-      const unknown = await as(admin.id, 'PUT', '/api/moderation/staff/nobody_here_at_all', { role: 'moderator' });
+      const unknown = await as(admin.id, 'PUT', '/api/moderation/staff/nobody_here_at_all', {
+        role: 'moderator',
+      });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toEqual({ message: MODERATION_QUEUE_MESSAGES.userNotFound });
 
