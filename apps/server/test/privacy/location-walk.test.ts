@@ -20,6 +20,7 @@ import {
   locationCell,
 } from '../../src/modules/location/location-grid.ts';
 import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.ts';
+import { reports } from '../../src/db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../build-app.ts';
 import { parseSse } from '../sse-client.ts';
 import { unzip } from '../unzip.ts';
@@ -45,7 +46,8 @@ import {
  * locations or the default ~500 m cells.
  */
 
-type Name = 'owner' | 'member' | 'stranger' | 'blocked' | 'demo' | 'exactOwner';
+/** 'moderator' (issue 27): a stranger to every post who also reads the moderation queue. */
+type Name = 'owner' | 'member' | 'stranger' | 'blocked' | 'demo' | 'exactOwner' | 'moderator';
 
 /**
  * A point ~300 m from its cell's centre (near the south-west corner), `km` north and `kmEast` (or `km`)
@@ -149,6 +151,7 @@ describe('the location rule on every GET route', () => {
     for (const name of ['owner', 'member', 'stranger', 'blocked'] as const)
       ids[name] = (await createUser(t.db)).id;
     ids.exactOwner = (await createUser(t.db, { exactPublicLocation: true })).id;
+    ids.moderator = (await createUser(t.db, { role: 'moderator' })).id;
     ids.demo = DEMO_USER_ID;
 
     const created = await t.app.inject({
@@ -412,6 +415,21 @@ describe('the location rule on every GET route', () => {
       })),
     );
 
+    // Issue 27: every secret is reported (by someone outside the walk) with a snapshot that holds its
+    // exact place, as a report's copy of a post might: the moderation queue must not pass it on.
+    const reporter = await createUser(t.db);
+    await t.db.insert(reports).values(
+      secrets.map((s) => ({
+        reporterId: reporter.id,
+        targetType: 'post',
+        targetId: s.id,
+        targetUserId: s.authorId,
+        reason: 'private_information',
+        note: 'Shows where I live.',
+        snapshot: { caption: s.name, latitude: s.latitude, longitude: s.longitude },
+      })),
+    );
+
     const blockedWith: Record<Name, string[]> = {
       owner: [ids.blocked],
       blocked: [ids.owner, ids.exactOwner],
@@ -419,15 +437,18 @@ describe('the location rule on every GET route', () => {
       member: [],
       stranger: [],
       demo: [],
+      moderator: [],
     };
     viewers = await Promise.all(
-      (['owner', 'member', 'stranger', 'blocked', 'demo', 'exactOwner'] as const).map(async (name) => ({
-        name,
-        userId: ids[name],
-        isDemo: name === 'demo',
-        headers: await headers(name),
-        blockedWith: new Set(blockedWith[name]),
-      })),
+      (['owner', 'member', 'stranger', 'blocked', 'demo', 'exactOwner', 'moderator'] as const).map(
+        async (name) => ({
+          name,
+          userId: ids[name],
+          isDemo: name === 'demo',
+          headers: await headers(name),
+          blockedWith: new Set(blockedWith[name]),
+        }),
+      ),
     );
 
     // The secrets' cells must be far apart for the checks' distances to mean what they say.
