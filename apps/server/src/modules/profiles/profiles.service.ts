@@ -1,4 +1,10 @@
-import { AVATAR_WIDTHS, isUuid, type MyProfileResponse, type ProfileResponse, type Role } from '@cats/contracts';
+import {
+  AVATAR_WIDTHS,
+  isUuid,
+  type MyProfileResponse,
+  type ProfileResponse,
+  type Role,
+} from '@cats/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { notFound } from '../../lib/http-errors.ts';
