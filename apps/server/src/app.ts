@@ -46,6 +46,8 @@ import { notificationStreamRoutes } from './modules/notifications/notification-s
 import { reportsRoutes } from './modules/moderation/reports.routes.ts';
 import { moderationActionsRoutes } from './modules/moderation/moderation-actions.routes.ts';
 import { suspensionSweepPlugin } from './modules/moderation/suspensions.ts';
+import { moderationQueueRoutes } from './modules/moderation/moderation-queue.routes.ts';
+import { staffRoutes } from './modules/moderation/staff.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -162,6 +164,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(notificationStreamRoutes);
       await api.register(reportsRoutes);
       await api.register(moderationActionsRoutes);
+      await api.register(moderationQueueRoutes);
+      await api.register(staffRoutes);
     },
     { prefix: '/api' },
   );

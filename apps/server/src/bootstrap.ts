@@ -82,7 +82,13 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
       graceMs: config.ORPHAN_SWEEP_GRACE_SECONDS * 1000,
     });
     // SEED (config.ts): production seeds the demo account only unless the operator asks for the sample.
-    const seedContext = { db: database.db, storage, log: app.log };
+    // The sample admin (issue 27) only outside production, where its password is published.
+    const seedContext = {
+      db: database.db,
+      storage,
+      log: app.log,
+      sampleAdmin: config.NODE_ENV !== 'production',
+    };
     if (config.SEED === 'sample') {
       await seed(seedContext);
       // The sample missing cat stays up on a long-lived instance (issue 26; sample-content.ts).

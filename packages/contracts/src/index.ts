@@ -12,3 +12,4 @@ export * from './missing.ts';
 export * from './moderation.ts';
 export * from './moderation-actions.ts';
 export * from './appeals.ts';
+export * from './moderation-queue.ts';

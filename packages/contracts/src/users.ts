@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema, passwordSchema, usernameSchema } from './auth.ts';
+import { ROLES } from './moderation-constants.ts';
 
 /** A user as embedded in posts and comments (spec: user {_id, username, profilePicUrl optional}). */
 export const userSummarySchema = z.object({
@@ -32,6 +33,8 @@ export const myProfileResponseSchema = profileResponseSchema.extend({
    */
   homeArea: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
   isDemo: z.boolean(),
+  /** Issue 27: 'moderator' and 'admin' see the Moderation link (the server checks on every request). */
+  role: z.enum(ROLES),
 });
 export type MyProfileResponse = z.infer<typeof myProfileResponseSchema>;
 

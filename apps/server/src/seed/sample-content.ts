@@ -370,3 +370,22 @@ export const SAMPLE_MISSING = {
     note: 'I think I saw her under the benches of the Plaza de la Merced, heading towards the Alcazaba.',
   },
 } as const;
+
+/**
+ * Issue 27: the sample admin (development only: a production start never makes an account with a
+ * published password an admin, even with SEED=sample). Logs in with SAMPLE_PASSWORD.
+ */
+export const SAMPLE_ADMIN_EMAIL = 'whiskers@example.com';
+
+/**
+ * One open report in the moderation queue: tom.tabby reports a post of gato_malaga's that, he says,
+ * shows his door. Its snapshot is the post as reported, as the reports module stores it.
+ */
+export const SAMPLE_REPORT = {
+  id: '5eed0000-0000-4000-8000-00000000e001',
+  reporter: 4,
+  postIndex: 19,
+  reason: 'private_information',
+  note: 'The photo shows my street and the number of my door.',
+  hoursAgo: 3,
+} as const;

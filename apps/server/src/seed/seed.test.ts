@@ -1,4 +1,4 @@
-import { count, eq, isNull } from 'drizzle-orm';
+import { count, eq, isNull, ne } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +14,7 @@ import {
   type GroupsResponse,
   type MissingNearResponse,
   type MissingReportsResponse,
+  type ModerationQueueResponse,
   type NotificationsResponse,
   type PagedPostsResponse,
 } from '@cats/contracts';
@@ -28,9 +29,11 @@ import {
   SAMPLE_CATS,
   SAMPLE_GROUP,
   SAMPLE_GROUP_POSTS,
+  SAMPLE_ADMIN_EMAIL,
   SAMPLE_MISSING,
   SAMPLE_PASSWORD,
   SAMPLE_POSTS,
+  SAMPLE_REPORT,
   SAMPLE_USERS,
   samplePostCoordinates,
   sampleSightings,
@@ -43,7 +46,7 @@ const log = { info: () => {}, warn: () => {} } as never;
 beforeAll(async () => {
   t = await buildTestApp();
   const started = Date.now();
-  await seed({ db: t.db, storage: t.storage, log });
+  await seed({ db: t.db, storage: t.storage, log, sampleAdmin: true });
   firstSeedMs = Date.now() - started;
 }, 120_000);
 afterAll(async () => {
@@ -280,5 +283,37 @@ describe('sample content seed', () => {
     });
     expect(res.statusCode).toBe(200);
     expect((res.json() as { userId: string }).userId).toBe(SAMPLE_USERS[0]!.id);
+  });
+});
+
+describe('moderation sample (issue 27)', () => {
+  it('makes the sample admin an admin and puts one open report in the queue', async () => {
+    const staff = await t.db
+      .select({ email: users.email, role: users.role })
+      .from(users)
+      .where(ne(users.role, 'member'));
+    expect(staff).toEqual([{ email: SAMPLE_ADMIN_EMAIL, role: 'admin' }]);
+    const admin = SAMPLE_USERS.find((u) => u.email === SAMPLE_ADMIN_EMAIL)!;
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/moderation/reports',
+      headers: await authHeader(t.app, admin.id),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { groups } = res.json() as ModerationQueueResponse;
+    expect(groups).toHaveLength(1);
+    const post = SAMPLE_POSTS[SAMPLE_REPORT.postIndex]!;
+    const [group] = groups;
+    expect(group!.targetId).toBe(post.id);
+    // One sample user about another's post.
+    expect(group!.author?._id).toBe(SAMPLE_USERS[post.author - 1]!.id);
+    expect(group!.reports.map((r) => [r.reporter.username, r.reason, r.note])).toEqual([
+      [SAMPLE_USERS[SAMPLE_REPORT.reporter - 1]!.username, SAMPLE_REPORT.reason, SAMPLE_REPORT.note],
+    ]);
+    const [row] = await t.db.select().from(posts).where(eq(posts.id, post.id));
+    expect(group!.snapshot).toMatchObject({
+      caption: post.caption,
+      pictureUrl: `/media/${variantKey(row!.mediaKey, 800)}`,
+    });
   });
 });

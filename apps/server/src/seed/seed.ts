@@ -25,6 +25,7 @@ import {
   missingReports,
   postGroups,
   posts,
+  reports,
   users,
 } from '../db/schema/index.ts';
 import { approximateLocation } from '../modules/location/location-grid.ts';
@@ -40,8 +41,10 @@ import {
   SAMPLE_GROUP,
   SAMPLE_GROUP_POSTS,
   SAMPLE_MISSING,
+  SAMPLE_ADMIN_EMAIL,
   SAMPLE_PASSWORD,
   SAMPLE_POSTS,
+  SAMPLE_REPORT,
   SAMPLE_USERS,
   sampleLikers,
   samplePostCoordinates,
@@ -52,6 +55,8 @@ export interface SeedContext {
   db: Database;
   storage: MediaStorage;
   log: FastifyBaseLogger;
+  /** Make SAMPLE_ADMIN_EMAIL an admin (issue 27): development only, never in production. */
+  sampleAdmin?: boolean;
 }
 
 /** The shared demo account: a fixed id, so it can be recognised everywhere and seeded idempotently. */
@@ -89,7 +94,12 @@ export async function renderSamplePhoto(
  * sample user exists the content counts as seeded, so a restart renders nothing, duplicates nothing
  * and does not bring back what users deleted or unliked since.
  */
-export async function seedSampleContent({ db, storage, log }: SeedContext): Promise<void> {
+export async function seedSampleContent({
+  db,
+  storage,
+  log,
+  sampleAdmin = false,
+}: SeedContext): Promise<void> {
   const [existing] = await db
     .select({ id: users.id })
     .from(users)
@@ -130,6 +140,7 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
           passwordHash,
           profilePicKey,
           exactPublicLocation: u.exactPublicLocation,
+          role: sampleAdmin && u.email === SAMPLE_ADMIN_EMAIL ? 'admin' : 'member',
           ...homeAreaColumns(homeAreaOf(u.id)),
           createdAt: new Date(now - 30 * 24 * HOUR),
         };
@@ -262,6 +273,27 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
     createdAt: new Date(now - (SAMPLE_MISSING.report.minutesAgo - 5) * 60_000),
   };
 
+  // The moderation queue's sample (issue 27): the reported post as it was, as the reports module keeps it.
+  const reportedPost = SAMPLE_POSTS[SAMPLE_REPORT.postIndex]!;
+  const reportedRow = postRows[SAMPLE_REPORT.postIndex]!;
+  const sampleReportRow = {
+    id: SAMPLE_REPORT.id,
+    reporterId: sampleUserId(SAMPLE_REPORT.reporter),
+    targetType: 'post',
+    targetId: reportedPost.id,
+    targetUserId: sampleUserId(reportedPost.author),
+    reason: SAMPLE_REPORT.reason,
+    note: SAMPLE_REPORT.note,
+    snapshot: {
+      caption: reportedRow.caption,
+      catName: reportedRow.catName,
+      mediaKey: reportedRow.mediaKey,
+      username: SAMPLE_USERS[reportedPost.author - 1]!.username,
+    },
+    createdAt: new Date(now - SAMPLE_REPORT.hoursAgo * HOUR),
+    updatedAt: new Date(now - SAMPLE_REPORT.hoursAgo * HOUR),
+  };
+
   try {
     await db.transaction(async (tx) => {
       await tx.insert(users).values(userRows);
@@ -284,6 +316,7 @@ export async function seedSampleContent({ db, storage, log }: SeedContext): Prom
         .where(eq(users.id, DEMO_USER_ID));
       await tx.insert(missingAlerts).values(alertRow);
       await tx.insert(missingReports).values(reportRow);
+      await tx.insert(reports).values(sampleReportRow);
     });
   } catch (err) {
     // E.g. someone registered a sample username before the first seed: the app still starts, without

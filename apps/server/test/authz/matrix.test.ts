@@ -18,6 +18,7 @@ import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.
 import { exportsSettled } from '../hostile/support/exports.ts';
 import { apiRoutes } from '../hostile/support/routes.ts';
 import { appTables, changedTables, fullSnapshot, mediaFiles } from '../hostile/support/snapshot.ts';
+import { reports } from '../../src/db/schema/index.ts';
 import {
   addComment,
   call,
@@ -38,6 +39,13 @@ import {
 
 const WHO = ['anonymous', 'expired', 'other', 'demo', 'owner'] as const;
 type Who = (typeof WHO)[number];
+/**
+ * Staff callers (issue 27): a moderator and an admin who are not the owner. Only rows that name them
+ * run them; on every other route they are members like 'other'.
+ */
+const STAFF = ['moderator', 'admin'] as const;
+type Staff = (typeof STAFF)[number];
+type Caller = Who | Staff;
 
 const OWNER_PASSWORD = 'OwnerSecret123';
 
@@ -49,6 +57,8 @@ interface Person {
 interface Ctx {
   t: TestApp;
   person(password?: string): Promise<Person>;
+  /** A person with a role (issue 27). */
+  staff(role: 'moderator' | 'admin', password?: string): Promise<Person>;
   post(by: Person): Promise<Post>;
   /** The refresh cookie of a fresh login. */
   refreshCookie(email: string, password: string): Promise<string>;
@@ -58,6 +68,7 @@ interface Scene {
   owner: Person;
   /** Ids whose rows belong to the owner: a non-owner's success must leave rows mentioning them alone. */
   ownerIds: string[];
+  /** Staff callers get the request of 'other' (the rows that name them ignore the caller). */
   request(who: Who): InjectOptions | Promise<InjectOptions>;
 }
 
@@ -67,7 +78,7 @@ interface Cell {
   /** What a non-owner's request may change; refusals default to 'none', successes to 'own'. */
   writes?: Writes;
 }
-type Expect = Record<Who, number | Cell>;
+type Expect = Record<Who, number | Cell> & Partial<Record<Staff, number | Cell>>;
 
 interface Row {
   route: string;
@@ -933,7 +944,88 @@ const ROWS: Row[] = [
     demoRefusedAsStranger: true,
     scene: withReport(() => json('GET', '/api/moderation/log')),
   },
+  // Moderation (issue 27): moderators and admins only, the role read on each request. The owner is a
+  // moderator (an admin for changing roles); the demo account is refused as the member it is.
+  {
+    route: 'GET /api/moderation/reports',
+    expect: moderatorsOnly({ status: 200, writes: 'none' }),
+    demoRefusedAsStranger: true,
+    scene: withQueuedReport('moderator', () => json('GET', '/api/moderation/reports')),
+  },
+  {
+    route: 'GET /api/moderation/stats',
+    expect: moderatorsOnly({ status: 200, writes: 'none' }),
+    demoRefusedAsStranger: true,
+    scene: withQueuedReport('moderator', () => json('GET', '/api/moderation/stats')),
+  },
+  {
+    route: 'POST /api/moderation/notes',
+    expect: { ...moderatorsOnly(201), owner: 201 },
+    demoRefusedAsStranger: true,
+    scene: withQueuedReport('moderator', (postId) =>
+      json('POST', '/api/moderation/notes', { targetType: 'post', targetId: postId, body: 'Seen before.' }),
+    ),
+  },
+  {
+    route: 'GET /api/moderation/staff',
+    expect: moderatorsOnly({ status: 200, writes: 'none' }),
+    demoRefusedAsStranger: true,
+    scene: withQueuedReport('moderator', () => json('GET', '/api/moderation/staff')),
+  },
+  {
+    route: 'PUT /api/moderation/staff/:user',
+    // Admins only; the owner (an admin) makes a member a moderator, then the other admin finds it done.
+    expect: { ...moderatorsOnly({ status: 200, writes: 'any' }), moderator: 403 },
+    demoRefusedAsStranger: true,
+    scene: async (ctx) => {
+      const owner = await ctx.staff('admin', OWNER_PASSWORD);
+      const member = await ctx.person();
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('PUT', `/api/moderation/staff/${member.user.id}`, { role: 'moderator' }),
+      };
+    },
+  },
 ];
+
+/** Moderation routes (issue 27): anonymous 401, expired 403, members and the demo account 403. */
+function moderatorsOnly(staff: number | Cell): Expect {
+  return {
+    anonymous: 401,
+    expired: 403,
+    other: 403,
+    demo: 403,
+    owner: typeof staff === 'number' ? staff : staff.status,
+    moderator: staff,
+    admin: staff,
+  };
+}
+
+/**
+ * A scene whose owner has a role, with one open report about someone else's post (the reports module
+ * stores it; here it is written as it would be). ownerIds: the owner.
+ */
+function withQueuedReport(
+  role: 'moderator' | 'admin',
+  request: (postId: string) => InjectOptions,
+): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.staff(role, OWNER_PASSWORD);
+    const author = await ctx.person();
+    const reporter = await ctx.person();
+    const post = await ctx.post(author);
+    await ctx.t.db.insert(reports).values({
+      reporterId: reporter.user.id,
+      targetType: 'post',
+      targetId: post._id,
+      targetUserId: author.user.id,
+      reason: 'spam',
+      snapshot: { caption: post.caption ?? '' },
+    });
+    return { owner, ownerIds: [owner.user.id], request: () => request(post._id) };
+  };
+}
 
 /** A picture by someone (its author) and a cat someone else cares for: what a suggestion names. */
 async function pictureAndCat(ctx: Ctx): Promise<{ postId: string; catId: string }> {
@@ -1154,6 +1246,10 @@ describe('authorisation matrix', () => {
         const user = await createUser(t.db, password ? { password } : {});
         return { user, headers: await authHeader(t.app, user.id) };
       },
+      staff: async (role, password) => {
+        const user = await createUser(t.db, { role, ...(password ? { password } : {}) });
+        return { user, headers: await authHeader(t.app, user.id) };
+      },
       post: (by) => smallJpeg((seed += 1)).then((image) => uploadPost(t.app, by.headers, image)),
       refreshCookie: async (email, password) => {
         const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
@@ -1208,7 +1304,7 @@ describe('authorisation matrix', () => {
   it('answers each caller as the matrix says, and a refusal changes nothing', async () => {
     const problems: string[] = [];
     const demo = await authHeader(t.app, DEMO_USER_ID);
-    grid.push(`${'route'.padEnd(52)} ${WHO.map((w) => w.padEnd(9)).join(' ')}`);
+    grid.push(`${'route'.padEnd(52)} ${[...WHO, ...STAFF].map((w) => w.padEnd(9)).join(' ')}`);
     for (const row of ROWS) {
       const scene = await row.scene(ctx);
       vi.useFakeTimers({ toFake: ['Date'] });
@@ -1216,28 +1312,30 @@ describe('authorisation matrix', () => {
       const expired = await authHeader(t.app, scene.owner.user.id);
       vi.useRealTimers();
       const other = await ctx.person();
-      const headersFor: Record<Who, Record<string, string>> = {
+      const staffHere = STAFF.filter((s) => row.expect[s] !== undefined);
+      const headersFor: Partial<Record<Caller, Record<string, string>>> = {
         anonymous: {},
         expired,
         other: other.headers,
         demo,
         owner: scene.owner.headers,
       };
+      for (const role of staffHere) headersFor[role] = (await ctx.staff(role)).headers;
       const cells: string[] = [];
-      for (const who of WHO) {
-        const spec = row.expect[who];
+      for (const who of [...WHO, ...staffHere] as Caller[]) {
+        const spec = row.expect[who]!;
         const cell: Cell = typeof spec === 'number' ? { status: spec } : spec;
-        const request = await scene.request(who);
+        const request = await scene.request(STAFF.includes(who as Staff) ? 'other' : (who as Who));
         const before = {
           all: await fullSnapshot(t.db),
           media: mediaFiles(t.mediaDir),
           owner: await rowsMentioning(t.db, scene.ownerIds),
         };
         const res: LightMyRequestResponse = row.streamTicket
-          ? await openStream(request, who, headersFor[who], scene.owner.user.id)
+          ? await openStream(request, who as Who, headersFor[who]!, scene.owner.user.id)
           : await t.app.inject({
               ...request,
-              headers: { ...(request.headers as Record<string, string> | undefined), ...headersFor[who] },
+              headers: { ...(request.headers as Record<string, string> | undefined), ...headersFor[who]! },
             } as InjectOptions);
         const where = `${row.route} as ${who}`;
         if (res.statusCode !== cell.status)
@@ -1290,6 +1388,7 @@ describe('authorisation matrix', () => {
         }
         cells.push(`${res.statusCode}${refused && (cell.writes ?? 'none') === 'none' ? '*' : ' '}`.padEnd(9));
       }
+      for (const role of STAFF) if (!staffHere.includes(role)) cells.push('-'.padEnd(9));
       grid.push(`${row.route.padEnd(52)} ${cells.join(' ')}`);
     }
     expect(problems).toEqual([]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CAT_SUGGESTION_METRES,
   DEMO_USER_ID,
+  MODERATION_QUEUE_PAGE_SIZE,
   type CatSuggestionsResponse,
   type CreateGroupResponse,
   type ExploreResponse,
@@ -10,10 +11,11 @@ import {
   type MissingMapResponse,
   type MissingNearResponse,
   type MissingReportsResponse,
+  type ModerationQueueResponse,
   type NotificationsResponse,
   type Post,
 } from '@cats/contracts';
-import { groupMembers } from '../../src/db/schema/index.ts';
+import { groupMembers, reports } from '../../src/db/schema/index.ts';
 import {
   approximateLocation,
   LOCATION_GRID_DEGREES,
@@ -45,7 +47,8 @@ import {
  * locations or the default ~500 m cells.
  */
 
-type Name = 'owner' | 'member' | 'stranger' | 'blocked' | 'demo' | 'exactOwner';
+/** 'moderator' (issue 27): a stranger to every post who also reads the moderation queue. */
+type Name = 'owner' | 'member' | 'stranger' | 'blocked' | 'demo' | 'exactOwner' | 'moderator';
 
 /**
  * A point ~300 m from its cell's centre (near the south-west corner), `km` north and `kmEast` (or `km`)
@@ -149,6 +152,7 @@ describe('the location rule on every GET route', () => {
     for (const name of ['owner', 'member', 'stranger', 'blocked'] as const)
       ids[name] = (await createUser(t.db)).id;
     ids.exactOwner = (await createUser(t.db, { exactPublicLocation: true })).id;
+    ids.moderator = (await createUser(t.db, { role: 'moderator' })).id;
     ids.demo = DEMO_USER_ID;
 
     const created = await t.app.inject({
@@ -412,6 +416,21 @@ describe('the location rule on every GET route', () => {
       })),
     );
 
+    // Issue 27: every secret is reported (by someone outside the walk) with a snapshot that holds its
+    // exact place, as a report's copy of a post might: the moderation queue must not pass it on.
+    const reporter = await createUser(t.db);
+    await t.db.insert(reports).values(
+      secrets.map((s) => ({
+        reporterId: reporter.id,
+        targetType: 'post',
+        targetId: s.id,
+        targetUserId: s.authorId,
+        reason: 'private_information',
+        note: 'Shows where I live.',
+        snapshot: { caption: s.name, latitude: s.latitude, longitude: s.longitude },
+      })),
+    );
+
     const blockedWith: Record<Name, string[]> = {
       owner: [ids.blocked],
       blocked: [ids.owner, ids.exactOwner],
@@ -419,15 +438,18 @@ describe('the location rule on every GET route', () => {
       member: [],
       stranger: [],
       demo: [],
+      moderator: [],
     };
     viewers = await Promise.all(
-      (['owner', 'member', 'stranger', 'blocked', 'demo', 'exactOwner'] as const).map(async (name) => ({
-        name,
-        userId: ids[name],
-        isDemo: name === 'demo',
-        headers: await headers(name),
-        blockedWith: new Set(blockedWith[name]),
-      })),
+      (['owner', 'member', 'stranger', 'blocked', 'demo', 'exactOwner', 'moderator'] as const).map(
+        async (name) => ({
+          name,
+          userId: ids[name],
+          isDemo: name === 'demo',
+          headers: await headers(name),
+          blockedWith: new Set(blockedWith[name]),
+        }),
+      ),
     );
 
     // The secrets' cells must be far apart for the checks' distances to mean what they say.
@@ -722,8 +744,25 @@ describe('the location rule on every GET route', () => {
     expect(owner).toBeDefined();
   });
 
+  it('shows the moderator every reported secret in the queue, and no position of any (issue 27)', () => {
+    const answer = answers.find((a) => a.viewer.name === 'moderator' && a.url === '/api/moderation/reports')!;
+    expect(answer.res.statusCode, answer.res.body).toBe(200);
+    const { groups } = answer.res.json() as ModerationQueueResponse;
+    // The rule above was checked on the snapshots, which hold each secret's exact place.
+    expect(groups).toHaveLength(Math.min(secrets.length, MODERATION_QUEUE_PAGE_SIZE));
+    for (const g of groups) expect(secrets.map((secret) => secret.id)).toContain(g.targetId);
+    expect(coordinatePairs(groups)).toEqual([]);
+    expect(answer.res.body).not.toMatch(/latitude|longitude/);
+    // Everyone else is refused.
+    for (const a of answers.filter(
+      (x) => x.url === '/api/moderation/reports' && x.viewer.name !== 'moderator',
+    ))
+      expect(a.res.statusCode, a.viewer.name).toBe(403);
+  });
+
   it('lists every viewer their notifications, with no position anywhere in them', () => {
-    for (const viewer of viewers) {
+    // The moderator (issue 27) follows no cat and is in no group: nobody tells them of anything.
+    for (const viewer of viewers.filter((v) => v.name !== 'moderator')) {
       const answer = answers.find((a) => a.viewer === viewer && a.url === '/api/notifications')!;
       expect(answer.res.statusCode, viewer.name).toBe(200);
       const body = answer.res.json() as NotificationsResponse;

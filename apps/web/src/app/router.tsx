@@ -80,6 +80,10 @@ export const routes: RouteObject[] = [
                 ...memberPage(() => import('../features/notifications/routes/notifications-page.tsx')),
               },
               {
+                path: 'moderation',
+                ...memberPage(() => import('../features/moderation/routes/moderation-page.tsx')),
+              },
+              {
                 path: 'profile',
                 children: [
                   {

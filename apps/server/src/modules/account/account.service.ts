@@ -6,6 +6,7 @@ import {
   type ChangePasswordRequest,
   type ChangeUsernameRequest,
   type MyProfileResponse,
+  type Role,
 } from '@cats/contracts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -43,6 +44,7 @@ export function toMyProfile(viewer: AuthContext, user: UserRow, config: Config):
         ? { latitude: user.homeAreaLatitude, longitude: user.homeAreaLongitude }
         : null,
     isDemo: user.id === DEMO_USER_ID,
+    role: user.role as Role,
   };
 }
 

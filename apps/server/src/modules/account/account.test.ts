@@ -113,6 +113,7 @@ describe('account settings and deletion API', () => {
         altTextReminder: true,
         homeArea: null,
         isDemo: false,
+        role: 'member',
       });
       expect((await userRow(user.id))!.username).toBe(username);
     });

@@ -25,12 +25,15 @@ const profileColumns = {
 export async function findProfile(
   ex: Executor,
   userId: string,
-): Promise<(ProfileRow & { homeAreaLatitude: number | null; homeAreaLongitude: number | null }) | null> {
+): Promise<
+  (ProfileRow & { homeAreaLatitude: number | null; homeAreaLongitude: number | null; role: string }) | null
+> {
   const [row] = await ex
     .select({
       ...profileColumns,
       homeAreaLatitude: users.homeAreaLatitude,
       homeAreaLongitude: users.homeAreaLongitude,
+      role: users.role,
     })
     .from(users)
     .where(eq(users.id, userId));

@@ -1,4 +1,10 @@
-import { AVATAR_WIDTHS, isUuid, type MyProfileResponse, type ProfileResponse } from '@cats/contracts';
+import {
+  AVATAR_WIDTHS,
+  isUuid,
+  type MyProfileResponse,
+  type ProfileResponse,
+  type Role,
+} from '@cats/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { notFound } from '../../lib/http-errors.ts';
@@ -36,6 +42,7 @@ export async function getMyProfile(deps: ProfilesDeps, viewer: AuthContext): Pro
         ? { latitude: row.homeAreaLatitude, longitude: row.homeAreaLongitude }
         : null,
     isDemo: viewer.isDemo,
+    role: row.role as Role,
   };
 }
 

@@ -85,6 +85,7 @@ describe('profiles', () => {
         altTextReminder: true,
         homeArea: null,
         isDemo: false,
+        role: 'member',
       });
     });
 
@@ -98,6 +99,7 @@ describe('profiles', () => {
         altTextReminder: true,
         homeArea: null,
         isDemo: true,
+        role: 'member',
       });
     });
 

@@ -10,6 +10,7 @@ import {
   LogoutIcon,
   MapIcon,
   SettingsIcon,
+  ShieldIcon,
   UserIcon,
 } from '../../components/icons.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
@@ -43,6 +44,8 @@ export function MemberNav() {
   const profile = useMyProfile();
   const avatarUrl = profile.data?.avatarUrl ?? profile.data?.profilePicUrl;
   const inProfile = pathname === '/profile' || pathname.startsWith('/profile/');
+  // Issue 27: staff only (the server refuses everyone else on every moderation request).
+  const isStaff = profile.data?.role === 'moderator' || profile.data?.role === 'admin';
   return (
     <nav className="member-nav" aria-label="Main">
       <ul className="member-nav__list">
@@ -87,6 +90,14 @@ export function MemberNav() {
                   Settings
                 </NavLink>
               </li>
+              {isStaff && (
+                <li>
+                  <NavLink className="dropdown__item" to="/moderation">
+                    <ShieldIcon size={20} />
+                    Moderation
+                  </NavLink>
+                </li>
+              )}
               <li>
                 <NavLink className="dropdown__item" to="/about">
                   <InfoIcon size={20} />

@@ -1,0 +1,193 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import {
+  MODERATION_MESSAGES,
+  type ModerationQueueResponse,
+  type ModerationStats,
+  type QueueGroup,
+  type Role,
+} from '@cats/contracts';
+import { authStore } from '../../../lib/auth-store.ts';
+import ModerationPage from './moderation-page.tsx';
+
+const HOUR = 3600;
+const group: QueueGroup = {
+  reportId: 'r1',
+  targetType: 'post',
+  targetId: 'p1',
+  author: { _id: 'u-author', username: 'gato_malaga' },
+  snapshot: {
+    pictureUrl: '/media/posts/abc/800.webp',
+    caption: 'Pimienta found the only shade in town.',
+    catName: 'Pimienta',
+    altText: null,
+    text: null,
+    username: 'gato_malaga',
+    name: null,
+    description: null,
+  },
+  reports: [
+    {
+      _id: 'r1',
+      reporter: { _id: 'u-tom', username: 'tom.tabby' },
+      reason: 'private_information',
+      note: 'The photo shows my door.',
+      createdAt: new Date(Date.now() - 3 * HOUR * 1000).toISOString(),
+      updatedAt: new Date(Date.now() - 3 * HOUR * 1000).toISOString(),
+    },
+  ],
+  oldestReportAt: new Date(Date.now() - 3 * HOUR * 1000).toISOString(),
+  strikeCount: 1,
+  strikes: [
+    {
+      _id: 'a1',
+      action: 'warn',
+      rule: 'spam',
+      targetType: 'post',
+      explanation: 'Please stop posting adverts.',
+      createdAt: new Date(Date.now() - 48 * HOUR * 1000).toISOString(),
+    },
+  ],
+  notes: [
+    {
+      _id: 'n1',
+      author: { _id: 'u-mod', username: 'whisker_watch' },
+      body: 'Asked the author to crop it.',
+      createdAt: new Date().toISOString(),
+    },
+  ],
+};
+
+function api({
+  role = 'moderator' as Role,
+  oldestAge = 3 * HOUR,
+  actions = () => Response.json({ actions: [] }) as Response,
+} = {}) {
+  const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+    if (url === '/api/profile/getMyProfile')
+      return Response.json({ _id: 'me', username: 'me', isDemo: false, role });
+    if (url.startsWith('/api/moderation/reports/r1/actions')) return actions();
+    if (role === 'member')
+      return Response.json({ message: MODERATION_MESSAGES.notModerator }, { status: 403 });
+    if (url.startsWith('/api/moderation/reports'))
+      return Response.json({ groups: [group], nextCursor: null } satisfies ModerationQueueResponse);
+    if (url === '/api/moderation/stats')
+      return Response.json({
+        openReports: 1,
+        oldestOpenReportAt: new Date(Date.now() - oldestAge * 1000).toISOString(),
+        oldestOpenReportAgeSeconds: oldestAge,
+        medianSecondsToFirstAction: 2 * HOUR,
+      } satisfies ModerationStats);
+    if (url === '/api/moderation/staff')
+      return Response.json({
+        staff: [
+          { _id: 'me', username: 'me', role: 'admin' },
+          { _id: 'u-mod', username: 'whisker_watch', role: 'moderator' },
+        ],
+      });
+    throw new Error(`unexpected ${init?.method ?? 'GET'} ${url}`);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  const calls = (method: string) =>
+    fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === method);
+  return { fetchMock, calls };
+}
+
+function setup() {
+  authStore.set({ accessToken: 't', userId: 'me' });
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/moderation']}>
+        <ModerationPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  authStore.clear();
+});
+
+describe('ModerationPage', () => {
+  it('tells members plainly that the page is for moderators, and asks the queue nothing', async () => {
+    const { fetchMock } = api({ role: 'member' });
+    setup();
+    expect(await screen.findByText('Only moderators can see this page.')).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/profile/getMyProfile']);
+  });
+
+  it('shows a reported thing as reported: the picture and caption, the reporter and note, strikes and notes', async () => {
+    api();
+    setup();
+    const card = await screen.findByRole('article', { name: 'Post by gato_malaga' });
+    const picture = within(card).getByRole('img', { name: 'Photo of Pimienta' });
+    expect(picture.getAttribute('src')).toBe('/media/posts/abc/800.webp');
+    expect(within(card).getByText('Pimienta found the only shade in town.')).toBeTruthy();
+    expect(within(card).getByText('tom.tabby')).toBeTruthy();
+    expect(within(card).getByText(/Someone's home or private information/)).toBeTruthy();
+    expect(within(card).getByText('The photo shows my door.')).toBeTruthy();
+    expect(within(card).getByRole('heading', { name: '1 earlier strike' })).toBeTruthy();
+    expect(within(card).getByText('Please stop posting adverts.')).toBeTruthy();
+    expect(within(card).getByText('Asked the author to crop it.')).toBeTruthy();
+    // Moderators see no Team section; no warning for a report 3 hours old.
+    expect(screen.queryByRole('heading', { name: 'Team' })).toBeNull();
+    expect(screen.queryByText(/has waited more than 20 hours/)).toBeNull();
+  });
+
+  it('warns when the oldest report has waited more than 20 hours, and shows admins the team', async () => {
+    api({ role: 'admin', oldestAge: 21 * HOUR });
+    setup();
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The oldest report has waited more than 20 hours.',
+    );
+    expect(await screen.findByRole('heading', { name: 'Team' })).toBeTruthy();
+    const moderatorRow = (await screen.findByText('whisker_watch', { selector: '.team__name' })).closest(
+      'li',
+    )!;
+    expect(within(moderatorRow).getByRole('button', { name: 'Remove moderator' })).toBeTruthy();
+    const meRow = screen.getByText('me', { selector: '.team__name' }).closest('li')!;
+    expect(within(meRow).queryByRole('button')).toBeNull();
+  });
+
+  it("sends the chosen actions with the rule and explanation, and shows the server's refusal", async () => {
+    const { calls } = api({
+      actions: () => Response.json({ message: 'Nobody can act on an admin' }, { status: 403 }),
+    });
+    setup();
+    const card = await screen.findByRole('article', { name: 'Post by gato_malaga' });
+    fireEvent.click(within(card).getByRole('checkbox', { name: 'Remove' }));
+    fireEvent.click(within(card).getByRole('checkbox', { name: 'Suspend the author' }));
+    fireEvent.change(within(card).getByRole('combobox', { name: 'How long' }), { target: { value: '30' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Apply' }));
+    // The explanation is required for anything but a dismissal.
+    expect(within(card).getByRole('alert').textContent).toBe(
+      'Say why: the person affected reads this explanation.',
+    );
+    expect(calls('POST')).toEqual([]);
+    fireEvent.change(within(card).getByLabelText('Explanation for the person affected'), {
+      target: { value: 'It shows a front door.' },
+    });
+    fireEvent.click(within(card).getByRole('button', { name: 'Apply' }));
+    expect((await within(card).findByText('Nobody can act on an admin')).getAttribute('role')).toBe('alert');
+    const [[url, init]] = calls('POST') as [[string, RequestInit]];
+    expect(url).toBe('/api/moderation/reports/r1/actions');
+    expect(JSON.parse(String(init.body))).toEqual({
+      actions: [
+        { action: 'remove', rule: 'private_information', explanation: 'It shows a front door.' },
+        {
+          action: 'suspend',
+          rule: 'private_information',
+          explanation: 'It shows a front door.',
+          suspendDays: 30,
+        },
+      ],
+    });
+  });
+});
