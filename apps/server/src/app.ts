@@ -48,6 +48,7 @@ import { moderationActionsRoutes } from './modules/moderation/moderation-actions
 import { suspensionSweepPlugin } from './modules/moderation/suspensions.ts';
 import { moderationQueueRoutes } from './modules/moderation/moderation-queue.routes.ts';
 import { staffRoutes } from './modules/moderation/staff.routes.ts';
+import { appealsRoutes } from './modules/moderation/appeals.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(moderationActionsRoutes);
       await api.register(moderationQueueRoutes);
       await api.register(staffRoutes);
+      await api.register(appealsRoutes);
     },
     { prefix: '/api' },
   );

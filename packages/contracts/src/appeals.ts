@@ -138,3 +138,6 @@ export const decideAppealSchema = z.object({
 });
 export type DecideAppealBody = z.input<typeof decideAppealSchema>;
 export const appealDecisionSchema = z.object({ appeal: appealSchema });
+
+/** Ids in paths are checked by the service (an unknown or malformed one is a 404 with its message). */
+export const appealParamsSchema = z.object({ appealId: z.string().max(100) });
