@@ -523,7 +523,10 @@ describe('the audit log', () => {
       reverted: false,
       revertsActionId: removal._id,
     });
-    expect(all.filter((e) => e.action === 'warn').every((e) => !e.reverted)).toBe(true);
+    // This test's warnings stand (an earlier test withdrew one of its own).
+    const warnings = all.filter((e) => e.action === 'warn' && e.explanation.startsWith('Warning '));
+    expect(warnings).toHaveLength(MODERATION_LOG_PAGE_SIZE + 5);
+    expect(warnings.every((e) => !e.reverted)).toBe(true);
     expect(JSON.stringify(all)).not.toMatch(/latitude|longitude/);
   });
 
