@@ -944,6 +944,41 @@ const ROWS: Row[] = [
     demoRefusedAsStranger: true,
     scene: withReport(() => json('GET', '/api/moderation/log')),
   },
+  // The author's side (issue 27): statements, one's own reports, appeals, and their decision.
+  {
+    route: 'GET /api/moderation/statements',
+    expect: guarded(200, 200, 200),
+    scene: withDecision(false, () => json('GET', '/api/moderation/statements')),
+  },
+  {
+    route: 'GET /api/reports/mine',
+    expect: guarded(200, 200, 200),
+    scene: withDecision(false, () => json('GET', '/api/reports/mine')),
+  },
+  {
+    route: 'POST /api/appeals',
+    // Only the person the decision is about appeals it: to anyone else it is unknown.
+    expect: guarded(404, 403, 201),
+    scene: withDecision(false, (actionId) =>
+      json('POST', '/api/appeals', { actionId, body: 'Please look again.' }),
+    ),
+  },
+  {
+    route: 'GET /api/moderation/appeals',
+    expect: moderatorsOnly({ status: 200, writes: 'none' }),
+    demoRefusedAsStranger: true,
+    scene: withDecision(true, () => json('GET', '/api/moderation/appeals')),
+  },
+  {
+    route: 'POST /api/moderation/appeals/:appealId/decision',
+    // Any moderator but the one who decided (the scene's owner is another moderator). The staff callers
+    // come after the owner in the same scene: an appeal is decided once, so they find it decided.
+    expect: { ...moderatorsOnly({ status: 200, writes: 'any' }), moderator: 409, admin: 409 },
+    demoRefusedAsStranger: true,
+    scene: withDecision(true, (_actionId, appealId) =>
+      json('POST', `/api/moderation/appeals/${appealId}/decision`, { outcome: 'upheld' }),
+    ),
+  },
   // Moderation (issue 27): moderators and admins only, the role read on each request. The owner is a
   // moderator (an admin for changing roles); the demo account is refused as the member it is.
   {
@@ -1141,6 +1176,58 @@ function withReport(request: (openReportId: string, removalId: string) => Inject
     const removalId = (removed.json() as { actions: { _id: string }[] }).actions[0]!._id;
     const openReportId = await report();
     return { owner, ownerIds: [owner.user.id], request: () => request(openReportId, removalId) };
+  };
+}
+
+/**
+ * A decision about the owner's post (issue 27): a moderator removed it after a report. `appealed`: the
+ * owner appealed, and the owner is then a moderator too (another than the one who decided), so that
+ * the owner may decide the appeal. ownerIds: the owner, the post.
+ */
+function withDecision(
+  appealed: boolean,
+  request: (actionId: string, appealId: string) => InjectOptions,
+): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const author = appealed ? await ctx.person() : owner;
+    const post = await ctx.post(author);
+    const decider = await ctx.staff('moderator');
+    const reporter = await ctx.person();
+    const [report] = await ctx.t.db
+      .insert(reports)
+      .values({
+        reporterId: reporter.user.id,
+        targetType: 'post',
+        targetId: post._id,
+        targetUserId: author.user.id,
+        reason: 'spam',
+        snapshot: { caption: post.caption ?? '' },
+      })
+      .returning({ id: reports.id });
+    const removed = await call(
+      ctx.t.app,
+      decider.headers,
+      'POST',
+      `/api/moderation/reports/${report!.id}/actions`,
+      {
+        actions: [{ action: 'remove', rule: 'spam', explanation: 'Advertising.' }],
+      },
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    const actionId = (removed.json() as { actions: { _id: string }[] }).actions[0]!._id;
+    let appealId = '';
+    if (appealed) {
+      await ctx.t.db.execute(sql`update users set role = 'moderator' where id = ${owner.user.id}`);
+      const res = await call(ctx.t.app, author.headers, 'POST', '/api/appeals', { actionId, body: 'Mine.' });
+      expect(res.statusCode, res.body).toBe(201);
+      appealId = (res.json() as { appeal: { _id: string } }).appeal._id;
+    }
+    return {
+      owner,
+      ownerIds: appealed ? [owner.user.id] : [owner.user.id, post._id],
+      request: () => request(actionId, appealId),
+    };
   };
 }
 
