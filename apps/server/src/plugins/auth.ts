@@ -156,7 +156,7 @@ export function createLiveUsers(
 
 /**
  * What drizzle/0004's trigger NOTIFYs, with the account's id, whenever a user row is deleted, and
- * drizzle/0023's whenever an account is suspended (issue 27): either way its tokens must stop working.
+ * drizzle/0024's whenever an account is suspended (issue 27): either way its tokens must stop working.
  */
 export const ACCOUNT_DELETED_CHANNEL = 'cats_account_deleted';
 
@@ -197,7 +197,7 @@ export async function requireAuth(this: FastifyInstance, request: FastifyRequest
 /**
  * Runs for an authenticated request unless the same account was seen in the last LIVE_USER_TTL_MS. A
  * suspended account (issue 27) counts as gone: its access tokens stop working with its next lookup,
- * which each suspension brings about at once by being announced like a deletion (migration 0023). One
+ * which each suspension brings about at once by being announced like a deletion (migration 0024). One
  * whose suspension has ended counts again, before the sweep clears it.
  */
 const userExistsQuery = preparedPerDatabase((db: Database) =>

@@ -48,7 +48,7 @@ const POINT_COLUMNS = sql`p.id, p.user_id, p.latitude, p.longitude, u.exact_publ
  * The explore layer: live posts with the location switch on and valid coordinates (posts_map_idx),
  * shown to everyone by moderation (issue 27). The layer is one public index shared by every viewer, so a
  * post pending review or by a suspended author is off it for its author too (their profile and the
- * post's page still show it to them); migration 0023 logs the change when either is set or cleared.
+ * post's page still show it to them); migration 0025 logs the change when either is set or cleared.
  */
 const ON_MAP = sql`p.show_location and p.latitude is not null and p.longitude is not null and p.deleted_at is null
   and ${postShownToAll('p')}`;

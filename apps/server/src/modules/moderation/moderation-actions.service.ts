@@ -21,7 +21,7 @@ import * as repo from './moderation-actions.repository.ts';
 
 export interface ModerationActionsDeps {
   db: Database;
-  /** A suspended account is forgotten here at once (other instances hear migration 0023's NOTIFY). */
+  /** A suspended account is forgotten here at once (other instances hear migration 0024's NOTIFY). */
   liveUsers: Pick<LiveUsers, 'forget'>;
 }
 
@@ -176,7 +176,7 @@ export async function takeActions(
     await tellOfActions(tx, inserted, reporters);
     return { rows: inserted, suspended: suspendedUser };
   });
-  // This instance at once; the others when migration 0023's announcement reaches them.
+  // This instance at once; the others when migration 0024's announcement reaches them.
   if (suspended) deps.liveUsers.forget(suspended);
   return rows.map(toEntry);
 }

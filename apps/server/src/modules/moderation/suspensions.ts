@@ -8,7 +8,7 @@ import * as repo from './moderation-actions.repository.ts';
 /**
  * Suspensions (issue 27, "Moderators"). A suspended account cannot log in or refresh its session (403
  * with a sentence saying until when), its access tokens stop working at once on every instance (the
- * auth plugin's account lookup asks that it be not suspended, and migration 0023 announces each
+ * auth plugin's account lookup asks that it be not suspended, and migration 0024 announces each
  * suspension on the channel of account deletions), and its posts and comments are hidden from everyone
  * else (author_suspended) until the suspension ends or a moderator lifts it.
  *
