@@ -314,6 +314,30 @@ describe('the trash sweep', () => {
     expect(await t.db.$count(posts, eq(posts.id, b._id))).toBe(1);
   });
 
+  it('keeps the picture of a reported post after the purge, for the moderators and the appeal', async () => {
+    const owner = await createUser(t.db);
+    const reporter = await createUser(t.db);
+    const own = await headersOf(owner);
+    const post = await spot(own);
+    const reported = await call(t.app, await headersOf(reporter), 'POST', '/api/reports', {
+      targetType: 'post',
+      targetId: post._id,
+      reason: 'spam',
+    });
+    expect(reported.statusCode, reported.body).toBe(201);
+    const key = (await t.db.select({ key: posts.mediaKey }).from(posts).where(eq(posts.id, post._id)))[0]!
+      .key;
+    expect((await remove(own, post._id)).statusCode).toBe(200);
+    await t.db
+      .update(posts)
+      .set({ deletedAt: new Date(Date.now() - 31 * DAY) })
+      .where(eq(posts.id, post._id));
+
+    expect(await sweepTrash({ db: t.db, storage: t.storage })).toBe(1);
+    expect(await t.db.$count(posts, eq(posts.id, post._id))).toBe(0);
+    expect(await t.storage.exists(`${key}/64.webp`)).toBe(true);
+  });
+
   it('is safe with several instances sweeping at once: each post is purged once', async () => {
     const owner = await createUser(t.db);
     const own = await headersOf(owner);
