@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DISABLED_MESSAGE, DEMO_USER_ID, type DataExportStatus, type Post } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
-import { authHeader, createUser, type CreatedUser } from '../../../test/factories.ts';
+import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { unzip } from '../../../test/unzip.ts';
 import { EXPORT_README } from './export-archive.ts';
 import { addComment, call, createGroup, smallJpeg, uploadPost } from '../../../test/hostile/support/world.ts';
-import { dataExports, posts } from '../../db/schema/index.ts';
+import { dataExports, posts, users } from '../../db/schema/index.ts';
 import { variantKey } from '../../media/urls.ts';
 import { approximateLocation } from '../location/location-grid.ts';
 import { createDataExportService, DATA_EXPORT_MESSAGES, STALE_EXPORT_MS } from './data-export.service.ts';
@@ -152,8 +152,10 @@ describe('Download my data', () => {
         'likes.json',
         'missing-alerts.json',
         'missing-reports.json',
+        'moderation-decisions.json',
         'posts.json',
         'profile.json',
+        'reports.json',
       ].sort(),
     );
 
@@ -619,5 +621,91 @@ describe('Download my data: cats, missing alerts, reports, suggestions and merge
       expect(text).not.toContain(String(place.latitude));
       expect(text).not.toContain(String(place.longitude));
     }
+  });
+});
+
+/** Issue 27's records in the export: what I reported and what came of it, decisions about me, my appeals. */
+describe('Download my data: reports, moderation decisions and appeals', () => {
+  const expectOk = <Res extends { statusCode: number; body: string }>(res: Res): Res => {
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res;
+  };
+
+  it('holds my reports with the actions taken, and the decisions about me with my appeal, naming no moderator', async () => {
+    const [me, neighbour] = [await createUser(t.db), await createUser(t.db)];
+    const moderator = await createUser(t.db, { username: 'the_moderator' });
+    await t.db.update(users).set({ role: 'moderator' }).where(eq(users.id, moderator.id));
+    const [mine, theirs, mods] = [
+      await authHeader(t.app, me.id),
+      await authHeader(t.app, neighbour.id),
+      await authHeader(t.app, moderator.id),
+    ];
+    const theirPost = await createPost(t.db, neighbour.id, { caption: 'Kittens for sale' });
+    const myPost = await createPost(t.db, me.id, { caption: 'My cat' });
+    expectOk(
+      await call(t.app, mine, 'POST', '/api/reports', {
+        targetType: 'post',
+        targetId: theirPost.id,
+        reason: 'spam',
+        note: 'Selling.',
+      }),
+    );
+    expectOk(
+      await call(t.app, theirs, 'POST', '/api/reports', {
+        targetType: 'post',
+        targetId: myPost.id,
+        reason: 'off_topic',
+      }),
+    );
+    const queue = (await call(t.app, mods, 'GET', '/api/moderation/reports')).json() as {
+      groups: { reportId: string; targetId: string }[];
+    };
+    const reportOn = (postId: string) => queue.groups.find((g) => g.targetId === postId)!.reportId;
+    expectOk(
+      await call(t.app, mods, 'POST', `/api/moderation/reports/${reportOn(theirPost.id)}/actions`, {
+        actions: [{ action: 'remove', rule: 'spam', explanation: 'No selling.' }],
+      }),
+    );
+    const removed = await call(
+      t.app,
+      mods,
+      'POST',
+      `/api/moderation/reports/${reportOn(myPost.id)}/actions`,
+      {
+        actions: [{ action: 'warn', rule: 'off_topic', explanation: 'Cats only, please.' }],
+      },
+    );
+    expectOk(removed);
+    const warningId = (removed.json() as { actions: { _id: string }[] }).actions[0]!._id;
+    expectOk(await call(t.app, mine, 'POST', '/api/appeals', { actionId: warningId, body: 'It is a cat.' }));
+
+    expectOk(await call(t.app, mine, 'POST', '/api/profile/export'));
+    expect((await waitUntilFinished(mine)).status).toBe('ready');
+    const entries = await unzip((await call(t.app, mine, 'GET', '/api/profile/export/download')).rawPayload);
+
+    expect(json(entries, 'reports.json')).toEqual([
+      expect.objectContaining({
+        targetType: 'post',
+        targetId: theirPost.id,
+        reason: 'spam',
+        note: 'Selling.',
+        actionsTaken: ['remove'],
+      }),
+    ]);
+    expect(json(entries, 'moderation-decisions.json')).toEqual([
+      expect.objectContaining({
+        id: warningId,
+        action: 'warn',
+        targetType: 'post',
+        targetId: myPost.id,
+        rule: 'off_topic',
+        explanation: 'Cats only, please.',
+        undone: false,
+        appeal: expect.objectContaining({ text: 'It is a cat.', outcome: null }),
+      }),
+    ]);
+    const everything = [...entries.values()].map((b) => b.toString('utf8')).join('\n');
+    expect(everything).not.toContain('the_moderator');
+    expect(everything).not.toContain(neighbour.username);
   });
 });

@@ -12,6 +12,7 @@ import { isCaretaker } from '../cats/cats.repository.ts';
 import { reportsOfAlert, usersVisibleTo } from '../cats/missing/missing.repository.ts';
 import { reportPlace } from '../cats/missing/missing.service.ts';
 import * as repo from './data-export.repository.ts';
+import * as moderation from '../moderation/appeals.repository.ts';
 
 /** Rows read per query: memory stays flat however many posts, comments or likes a user has. */
 const PAGE_SIZE = 200;
@@ -95,9 +96,19 @@ cat-suggestions-received.json
 cat-merges.json
   The cat profiles you merged, and whether you undid the merge.
 
+reports.json
+  What you reported to the moderators, why, and what they did about it.
+
+moderation-decisions.json
+  The moderators' decisions about your content or account (what, which rule, why, when), whether each
+  was undone, and your appeals with their answers.
+
 Other people's places appear here only as the app shows them to you. People you blocked, and
 people who blocked you, are left out.
 `;
+
+/** Reports and decisions are read whole: REPORTS_PER_HOUR keeps a person's reports within this. */
+const EXPORT_MODERATION_MAX = 100_000;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const byCreation = (row: { key: string; id: string }): repo.ExportCursor => ({ key: row.key, id: row.id });
@@ -338,6 +349,53 @@ export async function writeExportArchive(
       }),
     ),
   );
+
+  // Moderation (issue 27): a person's reports and the decisions about them are few (reports are limited
+  // to REPORTS_PER_HOUR), so each is one query; no moderator or reporter is named.
+  add('reports.json', async function* () {
+    const rows = await moderation.reportsBy(db, userId, EXPORT_MODERATION_MAX);
+    yield `${JSON.stringify(
+      rows.map((row) => ({
+        id: row.id,
+        targetType: row.targetType,
+        targetId: row.targetId,
+        reason: row.reason,
+        note: row.note,
+        createdAt: iso(row.createdAt),
+        updatedAt: iso(row.updatedAt),
+        resolvedAt: iso(row.resolvedAt),
+        actionsTaken: row.outcomes,
+      })),
+      null,
+      2,
+    )}\n`;
+  });
+  add('moderation-decisions.json', async function* () {
+    const rows = await moderation.decisionsAbout(db, userId, EXPORT_MODERATION_MAX);
+    yield `${JSON.stringify(
+      rows.map((row) => ({
+        id: row.id,
+        action: row.action,
+        targetType: row.targetType,
+        targetId: row.targetId,
+        rule: row.rule,
+        explanation: row.explanation,
+        suspendDays: row.suspendDays,
+        decidedAt: iso(row.createdAt),
+        undone: row.reverted,
+        appeal: row.appeal
+          ? {
+              text: row.appeal.body,
+              sentAt: iso(row.appeal.createdAt),
+              answeredAt: iso(row.appeal.decidedAt),
+              outcome: row.appeal.outcome,
+            }
+          : null,
+      })),
+      null,
+      2,
+    )}\n`;
+  });
 
   // Images: each entry is added once its object is open, and adding waits while IMAGES_AHEAD are queued.
   const opened = new Set<Readable>();

@@ -89,14 +89,18 @@ const decisionColumns = sql.raw(`a.id, a.action, a.target_type, a.target_id, a.t
 export const STATEMENTS_MAX = 100;
 
 /** The decisions about a person's content or account, newest first, with their appeals. */
-export async function decisionsAbout(ex: Executor, userId: string): Promise<DecisionRow[]> {
+export async function decisionsAbout(
+  ex: Executor,
+  userId: string,
+  limit = STATEMENTS_MAX,
+): Promise<DecisionRow[]> {
   const rows = rowsOf(
     await ex.execute(sql`
       select ${decisionColumns}, ${firstSnapshot('a')} as snapshot
       from moderation_actions a left join appeals ap on ap.action_id = a.id
       where a.target_user_id = ${userId} and a.action in ${APPEALABLE}
       order by a.created_at desc, a.id desc
-      limit ${STATEMENTS_MAX}`),
+      limit ${limit}`),
   );
   return rows.map(toDecision);
 }
@@ -207,6 +211,7 @@ export async function openAppeals(ex: Executor, limit: number): Promise<OpenAppe
 
 export interface OwnReportRow {
   id: string;
+  targetId: string;
   targetType: string;
   reason: string;
   note: string;
@@ -223,20 +228,25 @@ export const OWN_REPORTS_MAX = 100;
  * The reports a person made, newest first, with the actions taken on each one's target since it was
  * made (restores left out: the reporter is told what was done, not the moderators' back and forth).
  */
-export async function reportsBy(ex: Executor, reporterId: string): Promise<OwnReportRow[]> {
+export async function reportsBy(
+  ex: Executor,
+  reporterId: string,
+  limit = OWN_REPORTS_MAX,
+): Promise<OwnReportRow[]> {
   const rows = rowsOf(
     await ex.execute(sql`
-      select r.id, r.target_type, r.reason, r.note, r.created_at, r.updated_at, r.resolved_at,
+      select r.id, r.target_type, r.target_id, r.reason, r.note, r.created_at, r.updated_at, r.resolved_at,
         coalesce((select array_agg(a.action order by a.created_at, a.id) from moderation_actions a
           where a.target_type = r.target_type and a.target_id = r.target_id and a.created_at >= r.created_at
             and a.action <> 'restore'), '{}') as outcomes
       from reports r where r.reporter_id = ${reporterId}
       order by r.updated_at desc, r.id desc
-      limit ${OWN_REPORTS_MAX}`),
+      limit ${limit}`),
   );
   return rows.map((row) => ({
     id: row.id as string,
     targetType: row.target_type as string,
+    targetId: row.target_id as string,
     reason: row.reason as string,
     note: row.note as string,
     createdAt: toDate(row.created_at),
