@@ -12,7 +12,7 @@ import {
   stringFieldPaths,
   type ApiRoute,
 } from './support/routes.ts';
-import { buildWorld, NO_RATE_LIMITS, type World } from './support/world.ts';
+import { buildWorld, makeModerator, NO_RATE_LIMITS, type World } from './support/world.ts';
 
 /**
  * Every write route, enumerated from the app's OpenAPI document, gets malformed, oversized, mistyped,
@@ -58,6 +58,8 @@ describe('hostile JSON bodies on every write route', () => {
   beforeAll(async () => {
     t = await buildTestApp(NO_RATE_LIMITS);
     w = await buildWorld(t);
+    // A moderator sends the bodies, so that the moderation routes read them too.
+    await makeModerator(t, w.a.user.id);
     routes = apiRoutes(t.app).filter(isWrite);
     probe = new Prober(t, tally);
   });

@@ -88,7 +88,8 @@ describe('per-user write and upload limits', () => {
     // buildWorld used some of A's writes; a fresh token per route keeps each check independent.
     const missing: string[] = [];
     for (const route of apiRoutes(t.app).filter(isWrite)) {
-      const user = await createUser(t.db);
+      // A moderator: the moderation routes refuse members before the limit counts them.
+      const user = await createUser(t.db, { role: 'moderator' });
       const headers = { ...(await authHeader(t.app, user.id)), 'content-type': 'application/json' };
       const res = await t.app.inject({
         method: route.method,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { expect } from 'vitest';
@@ -128,6 +129,14 @@ export async function createCatOf(
   if (res.statusCode !== 201 && res.statusCode !== 200)
     throw new Error(`createCat: ${res.statusCode} ${res.body}`);
   return (res.json() as { cat: { _id: string } }).cat._id;
+}
+
+/**
+ * Makes a world's user a moderator (issue 27), for the walks over every route: the moderation routes
+ * refuse members before reading anything, so only a moderator reaches what they answer.
+ */
+export async function makeModerator(t: TestApp, userId: string): Promise<void> {
+  await t.db.execute(sql`update users set role = 'moderator' where id = ${userId}`);
 }
 
 export async function buildWorld(t: TestApp): Promise<World> {
