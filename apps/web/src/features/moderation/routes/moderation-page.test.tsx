@@ -3,8 +3,10 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import {
+  APPEAL_MESSAGES,
   MODERATION_MESSAGES,
   type ModerationQueueResponse,
+  type ModeratorAppeal,
   type ModerationStats,
   type QueueGroup,
   type Role,
@@ -60,10 +62,32 @@ const group: QueueGroup = {
   ],
 };
 
+const appeal: ModeratorAppeal = {
+  _id: 'ap1',
+  body: 'The door in the picture is not mine: it is the vet on Calle Larios.',
+  createdAt: new Date(Date.now() - HOUR * 1000).toISOString(),
+  appellant: { _id: 'u-author', username: 'gato_malaga' },
+  decision: {
+    _id: 'a2',
+    action: 'remove',
+    targetType: 'post',
+    targetId: 'p2',
+    rule: 'private_information',
+    explanation: 'It shows a front door.',
+    createdAt: new Date(Date.now() - 24 * HOUR * 1000).toISOString(),
+    moderator: { _id: 'me', username: 'me' },
+    excerpt: 'Luna at the door.',
+    thumbnailUrl: '/media/posts/def/300.webp',
+  },
+  decidedByYou: true,
+};
+
 function api({
   role = 'moderator' as Role,
   oldestAge = 3 * HOUR,
   actions = () => Response.json({ actions: [] }) as Response,
+  appeals = [] as ModeratorAppeal[],
+  decide = () => Response.json({ appeal: {} }) as Response,
 } = {}) {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/profile/getMyProfile')
@@ -71,6 +95,8 @@ function api({
     if (url.startsWith('/api/moderation/reports/r1/actions')) return actions();
     if (role === 'member')
       return Response.json({ message: MODERATION_MESSAGES.notModerator }, { status: 403 });
+    if (url === '/api/moderation/appeals') return Response.json({ appeals });
+    if (url === `/api/moderation/appeals/${appeal._id}/decision`) return decide();
     if (url.startsWith('/api/moderation/reports'))
       return Response.json({ groups: [group], nextCursor: null } satisfies ModerationQueueResponse);
     if (url === '/api/moderation/stats')
@@ -188,6 +214,63 @@ describe('ModerationPage', () => {
           suspendDays: 30,
         },
       ],
+    });
+  });
+
+  it('lists open appeals with the decision, its moderator, the rule and the appeal; empty says so', async () => {
+    api();
+    setup();
+    expect(await screen.findByText('No appeal is waiting.')).toBeTruthy();
+    cleanup();
+    api({ appeals: [appeal] });
+    setup();
+    const card = await screen.findByRole('article', { name: 'Appeal by gato_malaga' });
+    expect(within(card).getByText('Removed').closest('p')!.textContent).toMatch(
+      /^Removed · Post · Someone's home or private information · by me,/,
+    );
+    expect(within(card).getByText('You took this decision.')).toBeTruthy();
+    expect(within(card).getByText('Why: It shows a front door.')).toBeTruthy();
+    expect(within(card).getByText('Luna at the door.')).toBeTruthy();
+    expect(within(card).getByRole('img', { name: 'The picture, as reported' }).getAttribute('src')).toBe(
+      '/media/posts/def/300.webp',
+    );
+    expect(within(card).getByText(appeal.body)).toBeTruthy();
+  });
+
+  it("answers an appeal with the outcome and explanation, and shows the server's refusal", async () => {
+    let answer = () => Response.json({ message: APPEAL_MESSAGES.sameModerator }, { status: 403 });
+    const { calls } = api({ appeals: [appeal], decide: () => answer() });
+    setup();
+    const card = await screen.findByRole('article', { name: 'Appeal by gato_malaga' });
+    fireEvent.change(within(card).getByLabelText('Explanation for the person who appealed'), {
+      target: { value: 'The vet confirmed it.' },
+    });
+    fireEvent.click(within(card).getByRole('button', { name: 'Undo the decision' }));
+    expect((await within(card).findByRole('alert')).textContent).toBe(APPEAL_MESSAGES.sameModerator);
+    const [[url, init]] = calls('POST') as [[string, RequestInit]];
+    expect(url).toBe('/api/moderation/appeals/ap1/decision');
+    expect(JSON.parse(String(init.body))).toEqual({
+      outcome: 'overturned',
+      explanation: 'The vet confirmed it.',
+    });
+
+    answer = () =>
+      Response.json({
+        appeal: {
+          _id: 'ap1',
+          body: appeal.body,
+          createdAt: appeal.createdAt,
+          decidedAt: '',
+          outcome: 'upheld',
+        },
+      });
+    fireEvent.click(within(card).getByRole('button', { name: 'Keep the decision' }));
+    expect(
+      (await screen.findByText('The decision stands and gato_malaga is told.')).getAttribute('role'),
+    ).toBe('status');
+    expect(JSON.parse(String((calls('POST')[1] as [string, RequestInit])[1].body))).toEqual({
+      outcome: 'upheld',
+      explanation: 'The vet confirmed it.',
     });
   });
 });
