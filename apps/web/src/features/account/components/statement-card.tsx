@@ -36,18 +36,20 @@ function AppealState({ statement }: { statement: Statement }) {
 /** The appeal: why the decision should change, up to APPEAL_MAX characters, sent once. */
 function AppealForm({
   statement,
+  send,
   onSent,
   onCancel,
   onDemoRefused,
 }: {
   statement: Statement;
+  /** Owned by the card: the form unmounts once the appeal is stored, and the answer must still land. */
+  send: ReturnType<typeof useSendAppeal>;
   onSent: (message: string) => void;
   onCancel: () => void;
   onDemoRefused: () => void;
 }) {
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const send = useSendAppeal();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -100,6 +102,7 @@ export function StatementCard({
   const headingId = useId();
   const [appealing, setAppealing] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
+  const send = useSendAppeal();
 
   return (
     <article
@@ -140,6 +143,7 @@ export function StatementCard({
         (appealing ? (
           <AppealForm
             statement={statement}
+            send={send}
             onSent={(message) => {
               setAppealing(false);
               setSent(message);

@@ -23,6 +23,10 @@ export function useDecideAppeal() {
   return useMutation({
     mutationFn: ({ appealId, body }: { appealId: string; body: DecideAppealBody }) =>
       decideAppeal(appealId, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: moderationKeys.all }),
+    // Not awaited: the refetch takes the decided card off the page, and a card gone before mutate()'s
+    // own onSuccess runs would never show its 'decided' message.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: moderationKeys.all });
+    },
   });
 }
