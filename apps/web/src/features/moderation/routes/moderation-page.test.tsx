@@ -6,6 +6,7 @@ import {
   APPEAL_MESSAGES,
   MODERATION_MESSAGES,
   type ModerationQueueResponse,
+  type ModerationAction,
   type ModeratorAppeal,
   type ModerationStats,
   type QueueGroup,
@@ -82,12 +83,29 @@ const appeal: ModeratorAppeal = {
   decidedByYou: true,
 };
 
+const logEntry = (id: string, action: ModerationAction['action'], reverted: boolean): ModerationAction => ({
+  _id: id,
+  reportId: 'r0',
+  moderator: { _id: 'u-mod', username: 'whisker_watch' },
+  action,
+  targetType: 'post',
+  targetId: 'p0',
+  targetUserId: 'u-author',
+  rule: action === 'dismiss' ? null : 'private_information',
+  explanation: action === 'dismiss' ? '' : `Explained ${id}`,
+  suspendDays: action === 'suspend' ? 7 : null,
+  revertsActionId: null,
+  reverted,
+  createdAt: new Date(Date.now() - HOUR * 1000).toISOString(),
+});
+
 function api({
   role = 'moderator' as Role,
   oldestAge = 3 * HOUR,
   actions = () => Response.json({ actions: [] }) as Response,
   appeals = [] as ModeratorAppeal[],
   decide = () => Response.json({ appeal: {} }) as Response,
+  restore = () => Response.json({}) as Response,
 } = {}) {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/profile/getMyProfile')
@@ -96,6 +114,14 @@ function api({
     if (role === 'member')
       return Response.json({ message: MODERATION_MESSAGES.notModerator }, { status: 403 });
     if (url === '/api/moderation/appeals') return Response.json({ appeals });
+    if (url === '/api/moderation/log')
+      return Response.json({
+        entries: [logEntry('l2', 'strip_location', false), logEntry('l1', 'dismiss', false)],
+        nextCursor: 'c1',
+      });
+    if (url === '/api/moderation/log?cursor=c1')
+      return Response.json({ entries: [logEntry('l0', 'suspend', true)], nextCursor: null });
+    if (url === '/api/moderation/actions/l2/restore') return restore();
     if (url === `/api/moderation/appeals/${appeal._id}/decision`) return decide();
     if (url.startsWith('/api/moderation/reports'))
       return Response.json({ groups: [group], nextCursor: null } satisfies ModerationQueueResponse);
@@ -272,5 +298,42 @@ describe('ModerationPage', () => {
       outcome: 'upheld',
       explanation: 'The vet confirmed it.',
     });
+  });
+
+  it('opens the audit log on demand, newest first with more on request, and undoes an action', async () => {
+    let answer = () => Response.json({ message: 'This action has already been undone' }, { status: 409 });
+    const { fetchMock, calls } = api({ restore: () => answer() });
+    setup();
+    const log = await screen.findByRole('region', { name: 'Audit log' });
+    expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/moderation/log'))).toBe(false);
+    fireEvent.click(within(log).getByRole('button', { name: 'Show the audit log' }));
+    const first = await within(log).findByText('Why: Explained l2');
+    const row = first.closest('li')!;
+    expect(row.textContent).toMatch(
+      /^whisker_watch · Location removed · Post · Someone's home or private information · /,
+    );
+    // A dismissal changed nothing: nothing to undo.
+    const dismissal = log.querySelector('[data-action-id="l1"]')!;
+    expect(within(dismissal as HTMLElement).queryByRole('button', { name: 'Undo' })).toBeNull();
+    fireEvent.click(within(log).getByRole('button', { name: 'Show more' }));
+    const older = (await within(log).findByText('Why: Explained l0')).closest('li')!;
+    expect(older.textContent).toContain('Suspended for 7 days');
+    expect(within(older).getByText('undone')).toBeTruthy();
+    expect(within(older).queryByRole('button', { name: 'Undo' })).toBeNull();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Undo' }));
+    fireEvent.change(within(row).getByLabelText('Why undo it (the person affected reads this)'), {
+      target: { value: 'The door was the vet.' },
+    });
+    fireEvent.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+    expect((await within(row).findByRole('alert')).textContent).toBe('This action has already been undone');
+    answer = () => Response.json(logEntry('l3', 'restore', false));
+    fireEvent.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+    expect(
+      await within(log).findByText('The action is undone and the person affected is told.'),
+    ).toBeTruthy();
+    const [url, init] = calls('POST').at(-1) as [string, RequestInit];
+    expect(url).toBe('/api/moderation/actions/l2/restore');
+    expect(JSON.parse(String(init.body))).toEqual({ explanation: 'The door was the vet.' });
   });
 });
