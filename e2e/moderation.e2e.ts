@@ -125,6 +125,17 @@ describe('moderation decisions and appeals', () => {
       .getByText(`The decision is undone and ${author.username} is told.`)
       .waitFor();
     await appeal.waitFor({ state: 'detached' });
+    // The audit log shows the removal as undone, and the restore beside it.
+    const log = mod2Page.getByRole('region', { name: 'Audit log' });
+    await log.getByRole('button', { name: 'Show the audit log' }).click();
+    const removal = log.getByRole('listitem').filter({ hasText: `${mod.username} · Removed` });
+    await removal.getByText('undone', { exact: true }).waitFor();
+    expect(await removal.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    await log
+      .getByRole('listitem')
+      .filter({ hasText: `${mod2.username} · Restored` })
+      .first()
+      .waitFor();
 
     // The picture is back, and the statement says the appeal was accepted.
     await authorPage.goto('/feed');
