@@ -145,9 +145,11 @@ describe('moderation decisions and appeals', () => {
     await after.getByText('Your appeal was accepted: the decision is undone.').waitFor();
     await after.getByText('Undone', { exact: true }).waitFor();
 
-    // The reporter sees what came of the report.
+    // The reporter finds, from Settings, what came of the report.
     const reporterPage = await signedInPage(suite.browser, url, reporter, DESKTOP);
-    await reporterPage.goto('/settings/moderation#reports');
+    await reporterPage.goto('/profile/settings');
+    await reporterPage.getByRole('link', { name: 'Open moderation decisions' }).click();
+    await reporterPage.getByRole('heading', { level: 1, name: 'Moderation decisions' }).waitFor();
     const reports = reporterPage.getByRole('region', { name: 'Your reports' });
     await reports.getByText('We removed the post you reported.').waitFor();
     await reports.getByText("Shows someone's home or private information", { exact: false }).waitFor();
