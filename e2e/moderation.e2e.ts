@@ -112,6 +112,7 @@ describe('moderation decisions and appeals', () => {
     await appeal.getByText('That door is the vet on our street, not anyone’s home.').waitFor();
     await appeal.getByText(`by ${mod.username}`, { exact: false }).waitFor();
     expect(await appeal.getByText('You took this decision.').count()).toBe(0);
+    expect(await axeViolations(mod2Page)).toEqual([]);
     await appeal.scrollIntoViewIfNeeded();
     await screenshot(mod2Page, 'appeals-1280');
     await mod2Page.setViewportSize(PHONE);
