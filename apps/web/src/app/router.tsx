@@ -84,6 +84,11 @@ export const routes: RouteObject[] = [
                 ...memberPage(() => import('../features/moderation/routes/moderation-page.tsx')),
               },
               {
+                // Issue 27: notifications about moderation decisions and reports lead here.
+                path: 'settings/moderation',
+                ...memberPage(() => import('../features/account/routes/moderation-decisions-page.tsx')),
+              },
+              {
                 path: 'profile',
                 children: [
                   {

@@ -5,4 +5,6 @@ export const accountKeys = {
   hiddenPosts: () => [...accountKeys.all, 'hidden-posts'] as const,
   dataExport: () => [...accountKeys.all, 'data-export'] as const,
   notificationPreferences: () => [...accountKeys.all, 'notification-preferences'] as const,
+  statements: () => [...accountKeys.all, 'moderation-statements'] as const,
+  ownReports: () => [...accountKeys.all, 'own-reports'] as const,
 };

@@ -17,6 +17,7 @@ import { NotificationPreferences } from '../components/notification-preferences.
 import { PushNotifications } from '../components/push-notifications.tsx';
 import { AltTextReminder } from '../components/alt-text-reminder.tsx';
 import { TrashLink } from '../components/trash-link.tsx';
+import { ModerationLink } from '../components/moderation-link.tsx';
 import { errorText } from '../components/settings-card.tsx';
 import './settings-page.css';
 
@@ -88,6 +89,7 @@ export default function SettingsPage() {
           <HiddenPosts disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <BlockedUsers disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <TrashLink />
+          <ModerationLink />
           <DataExport onDemoRefused={showDemoModal} />
           <DeleteAccount
             userId={userId ?? profile.data._id}

@@ -15,6 +15,10 @@ export function useTakeActions() {
   return useMutation({
     mutationFn: ({ reportId, body }: { reportId: string; body: TakeModerationActionsBody }) =>
       takeActions(reportId, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: moderationKeys.all }),
+    // Not awaited: the refetch takes the decided card off the page, and a card gone before mutate()'s
+    // own onSuccess runs would never show its 'decided' message.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: moderationKeys.all });
+    },
   });
 }

@@ -3,8 +3,11 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import {
+  APPEAL_MESSAGES,
   MODERATION_MESSAGES,
   type ModerationQueueResponse,
+  type ModerationAction,
+  type ModeratorAppeal,
   type ModerationStats,
   type QueueGroup,
   type Role,
@@ -60,10 +63,49 @@ const group: QueueGroup = {
   ],
 };
 
+const appeal: ModeratorAppeal = {
+  _id: 'ap1',
+  body: 'The door in the picture is not mine: it is the vet on Calle Larios.',
+  createdAt: new Date(Date.now() - HOUR * 1000).toISOString(),
+  appellant: { _id: 'u-author', username: 'gato_malaga' },
+  decision: {
+    _id: 'a2',
+    action: 'remove',
+    targetType: 'post',
+    targetId: 'p2',
+    rule: 'private_information',
+    explanation: 'It shows a front door.',
+    createdAt: new Date(Date.now() - 24 * HOUR * 1000).toISOString(),
+    moderator: { _id: 'me', username: 'me' },
+    excerpt: 'Luna at the door.',
+    thumbnailUrl: '/media/posts/def/300.webp',
+  },
+  decidedByYou: true,
+};
+
+const logEntry = (id: string, action: ModerationAction['action'], reverted: boolean): ModerationAction => ({
+  _id: id,
+  reportId: 'r0',
+  moderator: { _id: 'u-mod', username: 'whisker_watch' },
+  action,
+  targetType: 'post',
+  targetId: 'p0',
+  targetUserId: 'u-author',
+  rule: action === 'dismiss' ? null : 'private_information',
+  explanation: action === 'dismiss' ? '' : `Explained ${id}`,
+  suspendDays: action === 'suspend' ? 7 : null,
+  revertsActionId: null,
+  reverted,
+  createdAt: new Date(Date.now() - HOUR * 1000).toISOString(),
+});
+
 function api({
   role = 'moderator' as Role,
   oldestAge = 3 * HOUR,
   actions = () => Response.json({ actions: [] }) as Response,
+  appeals = [] as ModeratorAppeal[],
+  decide = () => Response.json({ appeal: {} }) as Response,
+  restore = () => Response.json({}) as Response,
 } = {}) {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/profile/getMyProfile')
@@ -71,6 +113,16 @@ function api({
     if (url.startsWith('/api/moderation/reports/r1/actions')) return actions();
     if (role === 'member')
       return Response.json({ message: MODERATION_MESSAGES.notModerator }, { status: 403 });
+    if (url === '/api/moderation/appeals') return Response.json({ appeals });
+    if (url === '/api/moderation/log')
+      return Response.json({
+        entries: [logEntry('l2', 'strip_location', false), logEntry('l1', 'dismiss', false)],
+        nextCursor: 'c1',
+      });
+    if (url === '/api/moderation/log?cursor=c1')
+      return Response.json({ entries: [logEntry('l0', 'suspend', true)], nextCursor: null });
+    if (url === '/api/moderation/actions/l2/restore') return restore();
+    if (url === `/api/moderation/appeals/${appeal._id}/decision`) return decide();
     if (url.startsWith('/api/moderation/reports'))
       return Response.json({ groups: [group], nextCursor: null } satisfies ModerationQueueResponse);
     if (url === '/api/moderation/stats')
@@ -189,5 +241,99 @@ describe('ModerationPage', () => {
         },
       ],
     });
+  });
+
+  it('lists open appeals with the decision, its moderator, the rule and the appeal; empty says so', async () => {
+    api();
+    setup();
+    expect(await screen.findByText('No appeal is waiting.')).toBeTruthy();
+    cleanup();
+    api({ appeals: [appeal] });
+    setup();
+    const card = await screen.findByRole('article', { name: 'Appeal by gato_malaga' });
+    expect(within(card).getByText('Removed').closest('p')!.textContent).toMatch(
+      /^Removed · Post · Someone's home or private information · by me,/,
+    );
+    expect(within(card).getByText('You took this decision.')).toBeTruthy();
+    expect(within(card).getByText('Why: It shows a front door.')).toBeTruthy();
+    expect(within(card).getByText('Luna at the door.')).toBeTruthy();
+    expect(within(card).getByRole('img', { name: 'The picture, as reported' }).getAttribute('src')).toBe(
+      '/media/posts/def/300.webp',
+    );
+    expect(within(card).getByText(appeal.body)).toBeTruthy();
+  });
+
+  it("answers an appeal with the outcome and explanation, and shows the server's refusal", async () => {
+    let answer = () => Response.json({ message: APPEAL_MESSAGES.sameModerator }, { status: 403 });
+    const { calls } = api({ appeals: [appeal], decide: () => answer() });
+    setup();
+    const card = await screen.findByRole('article', { name: 'Appeal by gato_malaga' });
+    fireEvent.change(within(card).getByLabelText('Explanation for the person who appealed'), {
+      target: { value: 'The vet confirmed it.' },
+    });
+    fireEvent.click(within(card).getByRole('button', { name: 'Undo the decision' }));
+    expect((await within(card).findByRole('alert')).textContent).toBe(APPEAL_MESSAGES.sameModerator);
+    const [[url, init]] = calls('POST') as [[string, RequestInit]];
+    expect(url).toBe('/api/moderation/appeals/ap1/decision');
+    expect(JSON.parse(String(init.body))).toEqual({
+      outcome: 'overturned',
+      explanation: 'The vet confirmed it.',
+    });
+
+    answer = () =>
+      Response.json({
+        appeal: {
+          _id: 'ap1',
+          body: appeal.body,
+          createdAt: appeal.createdAt,
+          decidedAt: '',
+          outcome: 'upheld',
+        },
+      });
+    fireEvent.click(within(card).getByRole('button', { name: 'Keep the decision' }));
+    expect(
+      (await screen.findByText('The decision stands and gato_malaga is told.')).getAttribute('role'),
+    ).toBe('status');
+    expect(JSON.parse(String((calls('POST')[1] as [string, RequestInit])[1].body))).toEqual({
+      outcome: 'upheld',
+      explanation: 'The vet confirmed it.',
+    });
+  });
+
+  it('opens the audit log on demand, newest first with more on request, and undoes an action', async () => {
+    let answer = () => Response.json({ message: 'This action has already been undone' }, { status: 409 });
+    const { fetchMock, calls } = api({ restore: () => answer() });
+    setup();
+    const log = await screen.findByRole('region', { name: 'Audit log' });
+    expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/moderation/log'))).toBe(false);
+    fireEvent.click(within(log).getByRole('button', { name: 'Show the audit log' }));
+    const first = await within(log).findByText('Why: Explained l2');
+    const row = first.closest('li')!;
+    expect(row.textContent).toMatch(
+      /^whisker_watch · Location removed · Post · Someone's home or private information · /,
+    );
+    // A dismissal changed nothing: nothing to undo.
+    const dismissal = log.querySelector('[data-action-id="l1"]')!;
+    expect(within(dismissal as HTMLElement).queryByRole('button', { name: 'Undo' })).toBeNull();
+    fireEvent.click(within(log).getByRole('button', { name: 'Show more' }));
+    const older = (await within(log).findByText('Why: Explained l0')).closest('li')!;
+    expect(older.textContent).toContain('Suspended for 7 days');
+    expect(within(older).getByText('undone')).toBeTruthy();
+    expect(within(older).queryByRole('button', { name: 'Undo' })).toBeNull();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Undo' }));
+    fireEvent.change(within(row).getByLabelText('Why undo it (the person affected reads this)'), {
+      target: { value: 'The door was the vet.' },
+    });
+    fireEvent.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+    expect((await within(row).findByRole('alert')).textContent).toBe('This action has already been undone');
+    answer = () => Response.json(logEntry('l3', 'restore', false));
+    fireEvent.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+    expect(
+      await within(log).findByText('The action is undone and the person affected is told.'),
+    ).toBeTruthy();
+    const [url, init] = calls('POST').at(-1) as [string, RequestInit];
+    expect(url).toBe('/api/moderation/actions/l2/restore');
+    expect(JSON.parse(String(init.body))).toEqual({ explanation: 'The door was the vet.' });
   });
 });

@@ -5,6 +5,8 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useMyProfile } from '../../../lib/my-profile.ts';
 import { useQueue } from '../api/get-queue.ts';
 import { useStats } from '../api/get-stats.ts';
+import { AppealsSection } from '../components/appeals-section.tsx';
+import { AuditLog } from '../components/audit-log.tsx';
 import { QueueCard } from '../components/queue-card.tsx';
 import { QueueStats } from '../components/queue-stats.tsx';
 import { TeamSection } from '../components/team-section.tsx';
@@ -14,7 +16,7 @@ const NOT_STAFF = 'Only moderators can see this page.';
 
 /**
  * /moderation (issue 27): the queue of reported things, the one waiting longest first, the queue's
- * health and, for admins, the team. The server checks the role on every request; the page only keeps
+ * health, the open appeals, the audit log and, for admins, the team. The server checks the role on every request; the page only keeps
  * others from a screen of refusals.
  */
 export default function ModerationPage() {
@@ -79,6 +81,8 @@ export default function ModerationPage() {
                 )}
               </>
             )}
+            <AppealsSection />
+            <AuditLog />
           </div>
           {role === 'admin' && profile.data && (
             <aside className="moderation__side">
