@@ -28,8 +28,8 @@ export interface AppealsDeps {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const APPEALABLE = new Set<string>(APPEALABLE_ACTIONS);
-/** A statement's thumbnail: the smallest stored variant of the reported picture. */
-const THUMBNAIL_WIDTH = 64;
+/** A statement's picture (shown up to 200 px wide): a variant sharp on a phone's 1.5x screen. */
+const THUMBNAIL_WIDTH = 300;
 /** How many open appeals the moderators' list shows at once, oldest first. */
 const OPEN_APPEALS_SHOWN = 50;
 const EXCERPT_LENGTH = 280;
