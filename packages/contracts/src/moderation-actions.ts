@@ -29,6 +29,7 @@ export const MODERATION_ACTION_MESSAGES = {
   notApplicable: 'This action does not apply to what was reported',
   ownContent: 'You cannot act on your own content or account',
   onAdmin: 'Nobody can act on an admin',
+  onDemo: 'The shared demo account cannot be warned or suspended: everyone signs in with it',
   alreadyRestored: 'This action has already been undone',
   notRestorable: 'This action cannot be undone',
   targetGone: 'What was reported no longer exists',

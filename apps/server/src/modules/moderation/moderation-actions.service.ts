@@ -1,4 +1,5 @@
 import {
+  DEMO_USER_ID,
   isUuid,
   MODERATION_ACTION_MESSAGES as M,
   MODERATION_LOG_PAGE_SIZE,
@@ -75,6 +76,8 @@ async function refuseOwnOrAdmin(ex: Executor, moderatorId: string, targetUserId:
   if (targetUserId === moderatorId) throw forbidden(M.ownContent);
   const target = await repo.findUser(ex, targetUserId);
   if (target?.role === 'admin') throw forbidden(M.onAdmin);
+  // Suspending the demo account would lock every visitor out; it writes nothing but likes anyway.
+  if (targetUserId === DEMO_USER_ID) throw forbidden(M.onDemo);
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEMO_USER_ID,
   MODERATION_ACTION_MESSAGES as M,
   MODERATION_LOG_PAGE_SIZE,
   MODERATION_MESSAGES,
@@ -180,6 +181,23 @@ describe('taking actions on a report', () => {
     expect(acted(res)[0]).toMatchObject({ action: 'warn', targetUserId: author.id, rule: 'harassment' });
     const row = await postRow(post.id);
     expect([row.moderation, row.authorSuspended]).toEqual([null, false]);
+  });
+
+  it('refuses to warn or suspend the shared demo account, and still lets a report about it be dismissed', async () => {
+    for (const action of [
+      { action: 'warn', rule: 'spam', explanation: 'x' },
+      { action: 'suspend', rule: 'spam', explanation: 'x', suspendDays: 1 },
+    ]) {
+      const reportId = await report('user', DEMO_USER_ID, DEMO_USER_ID);
+      const before = await logCount();
+      const res = await act(reportId, [action]);
+      expect([res.statusCode, res.json()]).toEqual([403, { message: M.onDemo }]);
+      expect(await logCount()).toBe(before);
+      expect(await reportOpen(reportId)).toBe(true);
+      expect((await act(reportId, [{ action: 'dismiss' }])).statusCode).toBe(200);
+    }
+    const demo = (await t.db.select().from(users).where(eq(users.id, DEMO_USER_ID)))[0]!;
+    expect(demo.suspendedAt).toBeNull();
   });
 
   it("strips a post's location as its owner would, and restore brings the owner's choice back", async () => {
