@@ -29,6 +29,7 @@ export const APPEAL_MESSAGES = {
   ownAppeal: 'You cannot decide your own appeal',
   outcomeInvalid: 'Choose whether the decision stands or is undone',
   explanationTooLong: `The explanation can be at most ${MODERATION_EXPLANATION_MAX} characters`,
+  notSuspended: 'This account is not suspended: sign in to see moderation decisions',
 } as const;
 
 /** The actions a person can appeal: those that did something to their content or account. */
@@ -141,3 +142,14 @@ export const appealDecisionSchema = z.object({ appeal: appealSchema });
 
 /** Ids in paths are checked by the service (an unknown or malformed one is a 404 with its message). */
 export const appealParamsSchema = z.object({ appealId: z.string().max(100) });
+
+/**
+ * A suspended person cannot sign in (issue 27), so their email and password stand in for a session to
+ * read the statements about them and appeal: POST /api/login/suspension and /api/login/suspension/appeal.
+ */
+export const suspendedCredentialsSchema = z.object({
+  email: z.string().max(320).optional(),
+  password: z.string().max(200).optional(),
+});
+export const suspendedAppealSchema = suspendedCredentialsSchema.extend(createAppealSchema.shape);
+export type SuspendedAppealBody = z.input<typeof suspendedAppealSchema>;

@@ -18,7 +18,7 @@ import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.
 import { exportsSettled } from '../hostile/support/exports.ts';
 import { apiRoutes } from '../hostile/support/routes.ts';
 import { appTables, changedTables, fullSnapshot, mediaFiles } from '../hostile/support/snapshot.ts';
-import { reports } from '../../src/db/schema/index.ts';
+import { moderationActions, reports } from '../../src/db/schema/index.ts';
 import {
   addComment,
   call,
@@ -147,6 +147,26 @@ const ROWS: Row[] = [
         password: 'Whiskers123',
       });
     }),
+  },
+  {
+    route: 'POST /api/login/suspension',
+    // Issue 27: a suspended owner's credentials decide, whatever bearer token comes along.
+    expect: publicRoute(200),
+    scene: withSuspendedOwner((_actionId, credentials) => json('POST', '/api/login/suspension', credentials)),
+  },
+  {
+    route: 'POST /api/login/suspension/appeal',
+    // Each caller appeals a decision of its own (one appeal per decision), with the owner's credentials.
+    expect: {
+      anonymous: { status: 201, writes: 'any' },
+      expired: { status: 201, writes: 'any' },
+      other: { status: 201, writes: 'any' },
+      demo: { status: 201, writes: 'any' },
+      owner: 201,
+    },
+    scene: withSuspendedOwner((actionId, credentials) =>
+      json('POST', '/api/login/suspension/appeal', { ...credentials, actionId, body: 'Please look again.' }),
+    ),
   },
   {
     route: 'POST /api/login',
@@ -1228,6 +1248,42 @@ function withDecision(
       ownerIds: appealed ? [owner.user.id] : [owner.user.id, post._id],
       request: () => request(actionId, appealId),
     };
+  };
+}
+
+/**
+ * The owner is suspended (issue 27) by a moderator's decision, one per caller so that each may appeal
+ * its own; requests carry the owner's credentials. ownerIds: none (the suspended owner's rows change).
+ */
+function withSuspendedOwner(
+  request: (actionId: string, credentials: { email: string; password: string }) => InjectOptions,
+): Row['scene'] {
+  return async (ctx) => {
+    const owner = await ctx.person(OWNER_PASSWORD);
+    const decider = await ctx.staff('moderator');
+    await ctx.t.db
+      .execute(sql`update users set suspended_at = now(), suspended_until = now() + interval '7 days'
+      where id = ${owner.user.id}`);
+    const actionIds = new Map<Who, string>();
+    for (const who of WHO) {
+      const [row] = await ctx.t.db
+        .insert(moderationActions)
+        .values({
+          moderatorId: decider.user.id,
+          moderatorName: decider.user.username,
+          targetType: 'user',
+          targetId: owner.user.id,
+          targetUserId: owner.user.id,
+          action: 'suspend',
+          rule: 'harassment',
+          explanation: 'Threats.',
+          suspendDays: 7,
+        })
+        .returning({ id: moderationActions.id });
+      actionIds.set(who, row!.id);
+    }
+    const credentials = { email: owner.user.email, password: OWNER_PASSWORD };
+    return { owner, ownerIds: [], request: (who) => request(actionIds.get(who)!, credentials) };
   };
 }
 

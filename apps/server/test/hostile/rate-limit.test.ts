@@ -101,7 +101,7 @@ describe('per-user write and upload limits', () => {
       const expected =
         route.key === 'POST /api/signup'
           ? t.config.RATE_LIMIT_SIGNUP_PER_MINUTE
-          : route.key === 'POST /api/login'
+          : route.key === 'POST /api/login' || route.key.startsWith('POST /api/login/suspension')
             ? t.config.RATE_LIMIT_LOGIN_PER_MINUTE
             : route.multipart
               ? t.config.RATE_LIMIT_UPLOADS_PER_MINUTE

@@ -2,8 +2,14 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  APPEAL_MESSAGES,
+  APPEAL_WINDOW_DAYS,
+  appealReceiptSchema,
   AUTH_MESSAGES,
   errorResponseSchema,
+  statementsResponseSchema,
+  suspendedAppealSchema,
+  suspendedCredentialsSchema,
   loginRequestSchema,
   signupRequestSchema,
   signupResponseSchema,
@@ -13,6 +19,7 @@ import { createAuthService } from './auth.service.ts';
 import { readDeviceCookie, setDeviceCookie } from './device-cookie.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import { perMinute, rateLimitPluginOptions } from './rate-limit.ts';
+import { appeal, statements, type AppealsDeps } from '../moderation/appeals.service.ts';
 import { noStore } from '../../plugins/private-answers.ts';
 
 /** Sign-up, login, token refresh and logout (spec section 7); the only routes without a bearer token. */
@@ -73,6 +80,58 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       setRefreshCookie(reply, config, session.refreshToken, session.refreshExpiresAt);
       if (session.device) setDeviceCookie(reply, config, session.device.cookie, session.device.expiresAt);
       return { accessToken: session.accessToken, userId: session.userId };
+    },
+  );
+
+  // Issue 27: a suspended person reads why and appeals with their credentials, as they cannot sign in.
+  const appeals: AppealsDeps = { db: app.database.db, publicBase: config.S3_PUBLIC_URL };
+  app.post(
+    '/login/suspension',
+    {
+      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE) },
+      schema: {
+        tags: ['auth'],
+        summary:
+          "A suspended account's statements of reasons, for its email and password (it cannot sign in); " +
+          '409 when the account is not suspended',
+        body: suspendedCredentialsSchema.optional(),
+        response: {
+          200: statementsResponseSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          409: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const userId = await auth.suspendedAccount(request.body, readDeviceCookie(request, config));
+      return statements(appeals, { userId, isDemo: false });
+    },
+  );
+
+  app.post(
+    '/login/suspension/appeal',
+    {
+      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE) },
+      schema: {
+        tags: ['auth'],
+        summary: `Appeal a decision about a suspended account, with its email and password, once, within ${APPEAL_WINDOW_DAYS} days`,
+        body: suspendedAppealSchema,
+        response: {
+          201: appealReceiptSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+          429: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = await auth.suspendedAccount(request.body, readDeviceCookie(request, config));
+      const sent = await appeal(appeals, { userId, isDemo: false }, request.body.actionId, request.body.body);
+      return reply.code(201).send({ appeal: sent, message: APPEAL_MESSAGES.sent });
     },
   );
 

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import {
+  APPEAL_MESSAGES,
   AUTH_MESSAGES,
   DEMO_EMAIL,
   REFRESH_TOKEN_TTL_SECONDS,
@@ -191,6 +192,33 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
         refreshExpiresAt,
         device: issueDevice(user, device?.deviceId ?? randomUUID(), now),
       };
+    },
+
+    /**
+     * The suspended account behind these credentials (issue 27, "The author's side"): a suspended
+     * person cannot sign in, yet must be able to read why and appeal. The same checks as a login (its
+     * throttle, 401 for any wrong credentials) and then 409 unless a suspension is in force. Answers
+     * the account's id; no session is started.
+     */
+    async suspendedAccount(
+      input: { email?: string | undefined; password?: string | undefined } | undefined,
+      deviceCookie?: string,
+    ): Promise<string> {
+      const email = input?.email?.trim();
+      const password = input?.password;
+      if (!email || !password) throw badRequest(AUTH_MESSAGES.missingCredentials);
+      const now = new Date();
+      const user = await repo.findUserByEmail(db, email);
+      const device = user ? readDevice(keys.device, deviceCookie, user.id, now) : null;
+      const key = throttleKey(email, device);
+      const attempt = await beginAttempt(key, now);
+      let valid = false;
+      if (user) valid = await verifyPassword(user.passwordHash, password);
+      else await verifyPassword(await getDummyHash(), password);
+      if (!user || !valid) throw unauthorized(AUTH_MESSAGES.unauthorized);
+      await attemptSucceeded(key, attempt);
+      if (!activeSuspension(user, now)) throw conflict(APPEAL_MESSAGES.notSuspended);
+      return user.id;
     },
 
     /**

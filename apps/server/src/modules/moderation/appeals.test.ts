@@ -14,7 +14,13 @@ import {
   type StatementsResponse,
 } from '@cats/contracts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
-import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
+import {
+  authHeader,
+  createPost,
+  createUser,
+  DEFAULT_PASSWORD,
+  type CreatedUser,
+} from '../../../test/factories.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
 import { moderationActions, posts, users } from '../../db/schema/index.ts';
 
@@ -311,5 +317,88 @@ describe('statements of reasons and appeals', () => {
       reverted: false,
       appeal: { outcome: 'upheld' },
     });
+  });
+
+  it('lets a suspended person, who cannot sign in, read why and appeal with their email and password', async () => {
+    const person = await createUser(t.db);
+    const reporter = await createUser(t.db);
+    const reported = await call(reporter.id, 'POST', '/api/reports', {
+      targetType: 'user',
+      targetId: person.id,
+      reason: 'harassment',
+    });
+    expect(reported.statusCode, reported.body).toBe(201);
+    const queue = (await call(moderator.id, 'GET', '/api/moderation/reports')).json() as {
+      groups: { reportId: string; targetId: string }[];
+    };
+    const reportId = queue.groups.find((g) => g.targetId === person.id)!.reportId;
+    const suspended = await call(moderator.id, 'POST', `/api/moderation/reports/${reportId}/actions`, {
+      actions: [
+        { action: 'suspend', rule: 'harassment', explanation: 'Threats in comments.', suspendDays: 7 },
+      ],
+    });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    const suspensionId = (suspended.json() as { actions: ModerationAction[] }).actions[0]!._id;
+
+    const credentials = { email: person.email, password: DEFAULT_PASSWORD };
+    const post = (url: string, payload: unknown) =>
+      t.app.inject({ method: 'POST', url, payload: payload as object });
+    expect((await post('/api/login', credentials)).statusCode).toBe(403);
+
+    const read = await post('/api/login/suspension', credentials);
+    expect(read.statusCode, read.body).toBe(200);
+    const [statement] = (read.json() as StatementsResponse).statements;
+    expect(statement).toMatchObject({
+      _id: suspensionId,
+      action: 'suspend',
+      targetType: 'user',
+      rule: 'harassment',
+      explanation: 'Threats in comments.',
+      canAppeal: true,
+    });
+    expect(Date.parse(statement!.suspendedUntil!) - Date.parse(statement!.createdAt)).toBe(7 * DAY_MS);
+    expect(read.body).not.toContain(moderator.username);
+
+    for (const [payload, status, message] of [
+      [{ email: person.email, password: 'wrong-password-1' }, 401, 'Unauthorized'],
+      [{ email: person.email }, 400, 'Missing Email or Password'],
+      [{ email: reporter.email, password: DEFAULT_PASSWORD }, 409, APPEAL_MESSAGES.notSuspended],
+    ] as const) {
+      const res = await post('/api/login/suspension', payload);
+      expect([res.statusCode, res.json()]).toEqual([status, { message }]);
+    }
+    const wrong = await post('/api/login/suspension/appeal', {
+      email: person.email,
+      password: 'wrong-password-1',
+      actionId: suspensionId,
+      body: 'Please',
+    });
+    expect(wrong.statusCode).toBe(401);
+
+    const appealed = await post('/api/login/suspension/appeal', {
+      ...credentials,
+      actionId: suspensionId,
+      body: 'I was quoting the other person.',
+    });
+    expect(appealed.statusCode, appealed.body).toBe(201);
+    expect(appealed.json()).toMatchObject({ message: APPEAL_MESSAGES.sent, appeal: { outcome: null } });
+    const again = await post('/api/login/suspension/appeal', {
+      ...credentials,
+      actionId: suspensionId,
+      body: 'Again',
+    });
+    expect([again.statusCode, again.json()]).toEqual([409, { message: APPEAL_MESSAGES.alreadyAppealed }]);
+
+    // Another moderator undoes it: the person signs in again.
+    const open = (await call(second.id, 'GET', '/api/moderation/appeals')).json() as ModeratorAppealsResponse;
+    const appealId = open.appeals.find((a) => a.decision._id === suspensionId)!._id;
+    const decided = await call(second.id, 'POST', `/api/moderation/appeals/${appealId}/decision`, {
+      outcome: 'overturned',
+      explanation: 'Quoted, not meant.',
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect((await post('/api/login', credentials)).statusCode).toBe(200);
+    const after = await post('/api/login/suspension', credentials);
+    expect([after.statusCode, after.json()]).toEqual([409, { message: APPEAL_MESSAGES.notSuspended }]);
   });
 });

@@ -33,7 +33,15 @@ export function baselineBody(route: ApiRoute, w: World): Record<string, unknown>
     case 'POST /api/signup':
       return { username: 'hostile_cat', email: 'hostile@example.com', password: 'Whiskers123' };
     case 'POST /api/login':
+    case 'POST /api/login/suspension':
       return { email: 'nobody@example.com', password: 'Wrong12345' };
+    case 'POST /api/login/suspension/appeal':
+      return {
+        email: 'nobody@example.com',
+        password: 'Wrong12345',
+        actionId: '00000000-0000-4000-8000-000000000000',
+        body: 'Please look again.',
+      };
     case 'PUT /api/profile/settings/username':
       return { username: 'renamed_cat', currentPassword: 'Not-the-password1' };
     case 'PUT /api/profile/settings/email':
@@ -81,8 +89,11 @@ export function refusalMayWrite(
   route: ApiRoute,
   db: Database,
 ): { mayWriteOnRefusal?: string[]; settle?: () => Promise<void> } {
+  // A suspended person's reading and appealing (issue 27) go through the login's checks too.
   const guessesPassword =
-    route.key === 'POST /api/login' || 'currentPassword' in (route.body?.properties ?? {});
+    route.key === 'POST /api/login' ||
+    route.key.startsWith('POST /api/login/suspension') ||
+    'currentPassword' in (route.body?.properties ?? {});
   if (guessesPassword) return { mayWriteOnRefusal: ['login_failures'] };
   // A started export writes its file and row after the 202.
   if (route.key === 'POST /api/profile/export') return { settle: () => exportsSettled(db) };
