@@ -1,5 +1,5 @@
 import type { OwnReport } from '@cats/contracts';
-import { RULE_LABELS, REPORTED_TARGETS, formatDay, outcomeSentence } from './moderation-wording.ts';
+import { RULE_LABELS, REPORTED_TARGETS, formatDay, outcomeSentence } from '../../../components/moderation/moderation-wording.ts';
 
 /** What came of one report: 'Waiting for review', or a sentence per action taken. */
 function ReportStatus({ report }: { report: OwnReport }) {

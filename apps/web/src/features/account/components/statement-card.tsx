@@ -4,7 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
 import { useSendAppeal } from '../api/moderation-statements.ts';
-import { RULE_LABELS, decisionSentence, formatDay } from './moderation-wording.ts';
+import { RULE_LABELS, decisionSentence, formatDay } from '../../../components/moderation/moderation-wording.ts';
 import { errorText } from './settings-card.tsx';
 
 /** Where the appeal stands, or whether one can still be made, in one sentence. */

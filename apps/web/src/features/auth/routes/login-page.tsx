@@ -8,6 +8,7 @@ import { ApiError, api } from '../../../lib/api-client.ts';
 import { authStore, getPersist, setPersist } from '../../../lib/auth-store.ts';
 import { AuthLogoLink } from '../components/auth-logo-link.tsx';
 import { FormError } from '../components/form-error.tsx';
+import { SuspensionAppeal } from '../components/suspension-appeal.tsx';
 import '../components/auth-card.css';
 
 interface LoginState {
@@ -24,8 +25,14 @@ function loginErrorMessage(err: unknown): string {
   if (err.status === 401) return AUTH_MESSAGES.unauthorized;
   // Throttling is ours, not the spec's: say why rather than a bare 'Login Failed'.
   if (err.status === 429) return AUTH_MESSAGES.tooManyAttempts;
+  // A suspension (issue 27) says why and until when: the server's sentence, as it is.
+  if (isSuspension(err)) return err.message;
   return 'Login Failed';
 }
+
+/** The 403 a suspended account gets at login (issue 27), rather than a spec error. */
+const isSuspension = (err: unknown): err is ApiError =>
+  err instanceof ApiError && err.status === 403 && err.message.startsWith('Your account is suspended');
 
 export default function LoginPage() {
   const location = useLocation();
@@ -42,6 +49,8 @@ function LoginForm({ state }: { state: LoginState }) {
   const [remember, setRemember] = useState(getPersist);
   const [errorMessage, setErrorMessage] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  /** The credentials a suspended account signed in with: they read why and appeal with them. */
+  const [suspended, setSuspended] = useState<{ email: string; password: string } | null>(null);
 
   useEffect(() => {
     emailRef.current?.focus();
@@ -67,6 +76,7 @@ function LoginForm({ state }: { state: LoginState }) {
       await navigate(from, { replace: true });
     } catch (err) {
       setErrorMessage(loginErrorMessage(err));
+      setSuspended(isSuspension(err) ? { email: email.trim(), password } : null);
       setSubmitting(false);
     }
   };
@@ -88,6 +98,7 @@ function LoginForm({ state }: { state: LoginState }) {
           </p>
         </div>
         <FormError ref={errorRef} message={errorMessage} />
+        {suspended ? <SuspensionAppeal credentials={suspended} /> : null}
         <form onSubmit={onSubmit}>
           <TextField
             ref={emailRef}
@@ -100,6 +111,7 @@ function LoginForm({ state }: { state: LoginState }) {
             onChange={(e) => {
               setEmail(e.target.value);
               setErrorMessage('');
+              setSuspended(null);
             }}
           />
           <TextField
@@ -112,6 +124,7 @@ function LoginForm({ state }: { state: LoginState }) {
             onChange={(e) => {
               setPassword(e.target.value);
               setErrorMessage('');
+              setSuspended(null);
             }}
           />
           <div className="auth-card__row">
