@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { APPEAL_MESSAGES } from '@cats/contracts';
-import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, newContext, PHONE, screenshot } from './support/browser.ts';
 import { serverAndBrowser } from './support/suite.ts';
 import { apiLogin, signedInPage } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, card, type SessionUser } from './support/posts.ts';
@@ -156,5 +156,51 @@ describe('moderation decisions and appeals', () => {
     await reports.getByText("Shows someone's home or private information", { exact: false }).waitFor();
 
     for (const page of [modPage, mod2Page, authorPage, reporterPage]) await page.context().close();
+  });
+
+  it('a suspended person, who cannot sign in, reads why on the login page and appeals', async () => {
+    const url = suite.server.url;
+    const [person, reporter, mod] = await Promise.all([
+      apiUser(url, 'suspended'),
+      apiUser(url, 'witness'),
+      apiUser(url, 'modthree'),
+    ]);
+    await makeModerator(mod);
+    await apiCall(url, reporter.accessToken, '/api/reports', {
+      method: 'POST',
+      body: JSON.stringify({ targetType: 'user', targetId: person.userId, reason: 'harassment' }),
+    });
+    const queue = await apiCall<{ groups: { reportId: string; targetId: string }[] }>(
+      url,
+      mod.accessToken,
+      '/api/moderation/reports',
+    );
+    const reportId = queue.groups.find((g) => g.targetId === person.userId)!.reportId;
+    await apiCall(url, mod.accessToken, `/api/moderation/reports/${reportId}/actions`, {
+      method: 'POST',
+      body: JSON.stringify({
+        actions: [
+          { action: 'suspend', rule: 'harassment', explanation: 'Threats in comments.', suspendDays: 7 },
+        ],
+      }),
+    });
+
+    const page = await (await newContext(suite.browser, url, PHONE)).newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByText(/^Your account is suspended until /).waitFor();
+    await page.getByRole('button', { name: 'Read why and appeal' }).click();
+    const why = page.getByRole('region', { name: 'Why your account is suspended' });
+    await why.getByText('Why: Threats in comments.').waitFor();
+    await why.getByText('Rule: Harassment or hate').waitFor();
+    await why.getByLabel('Your appeal').fill('I was quoting what was said to me.');
+    await why.getByRole('button', { name: 'Send appeal' }).click();
+    await why.getByText(APPEAL_MESSAGES.sent).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'login-suspended-390');
+    expect(page.url()).toMatch(/\/login$/);
+    await page.context().close();
   });
 });
