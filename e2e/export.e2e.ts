@@ -68,8 +68,10 @@ describe('download my data', () => {
           'likes.json',
           'missing-alerts.json',
           'missing-reports.json',
+          'moderation-decisions.json',
           'posts.json',
           'profile.json',
+          'reports.json',
         ].sort(),
       );
       expect(JSON.parse(entries.get('profile.json')!.toString())).toMatchObject({
@@ -98,6 +100,8 @@ describe('download my data', () => {
         'cat-suggestions-made.json',
         'cat-suggestions-received.json',
         'cat-merges.json',
+        'reports.json',
+        'moderation-decisions.json',
       ])
         expect(JSON.parse(entries.get(name)!.toString()), name).toEqual([]);
       // The photos are the 1600 px variants the app serves, byte for byte.
