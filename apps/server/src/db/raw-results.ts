@@ -11,3 +11,6 @@ export const rowsOf = (result: unknown): RawRow[] =>
  * a PostgreSQL array literal is to parse, and ids never contain commas.
  */
 export const splitIds = (value: string): string[] => (value === '' ? [] : value.split(','));
+
+/** A timestamp column of a raw query, as a Date whether the driver answers a Date or its text. */
+export const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { rowsOf, type RawRow } from '../../db/raw-results.ts';
+import { rowsOf, toDate, type RawRow } from '../../db/raw-results.ts';
 
 /** The actions that did something to a person's content or account: what they are told and may appeal. */
 const APPEALABLE = sql.raw(`('remove', 'strip_location', 'warn', 'suspend')`);
@@ -40,7 +40,6 @@ export interface AppealRow {
   outcome: 'upheld' | 'overturned' | null;
 }
 
-const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 const toDateOrNull = (value: unknown): Date | null =>
   value === null || value === undefined ? null : toDate(value);
 

@@ -9,7 +9,7 @@ import {
 import { ANNOUNCE_CHANNEL } from '../../db/announce-after-commit.ts';
 import type { Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
-import { rowsOf, type RawRow } from '../../db/raw-results.ts';
+import { rowsOf, toDate, type RawRow } from '../../db/raw-results.ts';
 import { notificationPreferences, notifications } from '../../db/schema/index.ts';
 import { commentShownTo, postShownTo, usersBlockedWith } from '../social/visibility.ts';
 
@@ -173,8 +173,6 @@ const entryPostVisible = (recipientId: unknown) => sql`
   and (n.comment_id is null
     or exists (select 1 from comments mc where mc.id = n.comment_id and ${commentShownTo(recipientId, 'mc')}))
   and (n.cat_id is null or exists (select 1 from cats mct where mct.id = n.cat_id and mct.removed_at is null))`;
-
-const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 
 function toNotificationRow(row: RawRow): NotificationRow {
   const actors = (typeof row.actors === 'string' ? JSON.parse(row.actors) : row.actors) as ActorRow[] | null;

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../../db/client.ts';
 import { preparedSql } from '../../../db/prepared.ts';
-import { rowsOf, type RawRow } from '../../../db/raw-results.ts';
+import { rowsOf, toDate, type RawRow } from '../../../db/raw-results.ts';
 import { missingAlerts, missingReports, type MissingAlertRow } from '../../../db/schema/index.ts';
 import { nearBox } from '../../location/near-box.ts';
 import { postShownTo, sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
@@ -118,7 +118,6 @@ const shownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at >
   and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))
   and ${catNotRemoved}`;
 
-const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 const truthy = (value: unknown) => value === true || value === 't';
 
 function toAlertRow(r: RawRow): AlertRow {
