@@ -116,6 +116,32 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
   }
 
   /**
+   * Spec section 8: 400 when a field is missing, 401 for any wrong credentials, 429 while locked; the
+   * throttle counts the attempt (a wrong password stays recorded as the failure beginAttempt wrote, a
+   * right one clears it). Shared by a login and a suspended person's reading and appeal (issue 27).
+   */
+  async function checkCredentials(
+    input: { email?: string | undefined; password?: string | undefined } | undefined,
+    deviceCookie: string | undefined,
+    now: Date,
+  ): Promise<{ user: UserRow; device: Device | null }> {
+    const email = input?.email?.trim();
+    const password = input?.password;
+    if (!email || !password) throw badRequest(AUTH_MESSAGES.missingCredentials);
+    // Looked up before the throttle: only a known account can have a device of its own.
+    const user = await repo.findUserByEmail(db, email);
+    const device = user ? readDevice(keys.device, deviceCookie, user.id, now) : null;
+    const key = throttleKey(email, device);
+    const attempt = await beginAttempt(key, now);
+    let valid = false;
+    if (user) valid = await verifyPassword(user.passwordHash, password);
+    else await verifyPassword(await getDummyHash(), password);
+    if (!user || !valid) throw unauthorized(AUTH_MESSAGES.unauthorized);
+    await attemptSucceeded(key, attempt);
+    return { user, device };
+  }
+
+  /**
    * The token that replaces a rotated one is derived from it with a server key: a refresh repeated
    * within the grace window derives the same successor and gets that session back, so a family never
    * has more than one live token (issue 23). Without the key nobody can derive it.
@@ -163,21 +189,8 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
       input: { email?: string | undefined; password?: string | undefined } | undefined,
       deviceCookie?: string,
     ): Promise<LoginSession> {
-      const email = input?.email?.trim();
-      const password = input?.password;
-      if (!email || !password) throw badRequest(AUTH_MESSAGES.missingCredentials);
       const now = new Date();
-      // Looked up before the throttle: only a known account can have a device of its own.
-      const user = await repo.findUserByEmail(db, email);
-      const device = user ? readDevice(keys.device, deviceCookie, user.id, now) : null;
-      const key = throttleKey(email, device);
-      const attempt = await beginAttempt(key, now);
-      let valid = false;
-      if (user) valid = await verifyPassword(user.passwordHash, password);
-      else await verifyPassword(await getDummyHash(), password);
-      // A wrong password stays recorded as the failure beginAttempt wrote.
-      if (!user || !valid) throw unauthorized(AUTH_MESSAGES.unauthorized);
-      await attemptSucceeded(key, attempt);
+      const { user, device } = await checkCredentials(input, deviceCookie, now);
       // Only a right password learns of a suspension (issue 27); one that has ended is lifted here.
       await refuseIfSuspended(db, user.id, user, now);
       const refreshExpiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
@@ -204,19 +217,8 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
       input: { email?: string | undefined; password?: string | undefined } | undefined,
       deviceCookie?: string,
     ): Promise<string> {
-      const email = input?.email?.trim();
-      const password = input?.password;
-      if (!email || !password) throw badRequest(AUTH_MESSAGES.missingCredentials);
       const now = new Date();
-      const user = await repo.findUserByEmail(db, email);
-      const device = user ? readDevice(keys.device, deviceCookie, user.id, now) : null;
-      const key = throttleKey(email, device);
-      const attempt = await beginAttempt(key, now);
-      let valid = false;
-      if (user) valid = await verifyPassword(user.passwordHash, password);
-      else await verifyPassword(await getDummyHash(), password);
-      if (!user || !valid) throw unauthorized(AUTH_MESSAGES.unauthorized);
-      await attemptSucceeded(key, attempt);
+      const { user } = await checkCredentials(input, deviceCookie, now);
       if (!activeSuspension(user, now)) throw conflict(APPEAL_MESSAGES.notSuspended);
       return user.id;
     },
