@@ -65,6 +65,11 @@ export const postSchema = z.object({
    * review of reports about it; absent otherwise.
    */
   moderation: z.literal('pending_review').optional(),
+  /**
+   * Issue 27: only on the owner's own post while a moderator's 'hide location' stands; the owner cannot
+   * switch the location back on until it is restored (on appeal, for one). Absent otherwise.
+   */
+  locationLocked: z.literal(true).optional(),
 });
 export type Post = z.infer<typeof postSchema>;
 

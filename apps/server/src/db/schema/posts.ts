@@ -31,6 +31,11 @@ export const posts = pgTable(
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
     showLocation: boolean('show_location').notNull().default(false),
+    /**
+     * Issue 27: a moderator hid the location (strip_location) and no restore has undone it. The owner
+     * cannot switch it back on meanwhile; posts_location_locked keeps show_location off.
+     */
+    locationLocked: boolean('location_locked').notNull().default(false),
     /** Storage key prefix of the image variants (posts/<content hash>). */
     mediaKey: text('media_key').notNull(),
     width: integer('width').notNull(),
@@ -109,6 +114,7 @@ export const posts = pgTable(
       'posts_moderation',
       sql`${t.moderation} is null or ${t.moderation} in ('pending_review', 'removed')`,
     ),
+    check('posts_location_locked', sql`not (${t.locationLocked} and ${t.showLocation})`),
     check('posts_dimensions', sql`${t.width} > 0 and ${t.height} > 0`),
   ],
 );

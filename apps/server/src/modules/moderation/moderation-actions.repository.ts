@@ -68,7 +68,10 @@ export interface TargetRow {
   userId: string | null;
   /** Posts and comments: 'pending_review', 'removed' or null. */
   moderation: string | null;
-  /** Posts: whether it has coordinates, and whether they are shown. */
+  /**
+   * Posts: whether it has coordinates, and whether its owner chose to show them: while a moderator's
+   * strip_location stands, the choice recorded by the first standing one (what a restore puts back).
+   */
   located: boolean;
   showLocation: boolean;
   /** Cats: when a moderator removed the page. */
@@ -88,12 +91,17 @@ export async function lockTarget(
           userId: posts.userId,
           moderation: posts.moderation,
           located: sql<boolean>`${posts.latitude} is not null`,
-          showLocation: posts.showLocation,
+          showLocation: sql<boolean>`case when not ${posts.locationLocked} then ${posts.showLocation} else coalesce((
+            select (a.previous_state->>'showLocation')::boolean from moderation_actions a
+            where a.target_type = 'post' and a.target_id = ${id} and a.action = 'strip_location'
+              and not exists (select 1 from moderation_actions r where r.reverts_action_id = a.id)
+            order by a.created_at, a.id limit 1), false) end`,
         })
         .from(posts)
         .where(eq(posts.id, id))
         .for('update');
-      return row ? { ...none, ...row, located: row.located === true || String(row.located) === 't' } : null;
+      const yes = (v: unknown) => v === true || String(v) === 't';
+      return row ? { ...none, ...row, located: yes(row.located), showLocation: yes(row.showLocation) } : null;
     }
     case 'comment': {
       const [row] = await ex
@@ -149,15 +157,39 @@ export async function setCatRemoved(ex: Executor, catId: string, at: Date | null
 }
 
 /**
- * The post's location shown or not, exactly as when its owner switches it (social.repository's
- * toggleShowLocation): the explore map follows through its change log (migration 0002's trigger). A
- * post without coordinates keeps show_location off.
+ * strip_location: the post's location hidden and locked, so that its owner cannot switch it back on
+ * until the action is restored (the posts_location_locked check keeps show_location off meanwhile). The
+ * explore map follows through its change log (migration 0002's trigger).
  */
-export async function setShowLocation(ex: Executor, postId: string, show: boolean): Promise<void> {
+export async function stripLocation(ex: Executor, postId: string): Promise<void> {
+  await ex.update(posts).set({ showLocation: false, locationLocked: true }).where(eq(posts.id, postId));
+}
+
+/**
+ * The restore of strip_location `actionId`: unless another strip_location on the post still stands,
+ * the lock goes and the owner's own choice (`show`) comes back; a post whose owner has removed its
+ * coordinates meanwhile keeps show_location off.
+ */
+export async function unstripLocation(
+  ex: Executor,
+  postId: string,
+  actionId: string,
+  show: boolean,
+): Promise<void> {
+  const another = await ex.execute(sql`
+    select 1 from moderation_actions a
+    where a.target_type = 'post' and a.target_id = ${postId} and a.action = 'strip_location'
+      and a.id <> ${actionId}
+      and not exists (select 1 from moderation_actions r where r.reverts_action_id = a.id)
+    limit 1`);
+  if (rowsOf(another).length > 0) return;
   await ex
     .update(posts)
-    .set({ showLocation: show })
-    .where(and(eq(posts.id, postId), sql`${posts.latitude} is not null and ${posts.longitude} is not null`));
+    .set({
+      locationLocked: false,
+      showLocation: show ? sql`${posts.latitude} is not null and ${posts.longitude} is not null` : false,
+    })
+    .where(eq(posts.id, postId));
 }
 
 // ---- suspensions -------------------------------------------------------------------------------------

@@ -145,7 +145,7 @@ export async function takeActions(
         case 'strip_location':
           if (!target!.located) throw badRequest(M.notApplicable);
           entry.previousState = { showLocation: target!.showLocation };
-          await repo.setShowLocation(tx, report.targetId, false);
+          await repo.stripLocation(tx, report.targetId);
           break;
         case 'suspend': {
           if (!targetUserId) throw badRequest(M.notApplicable);
@@ -267,7 +267,7 @@ export async function undoAction(
     }
     case 'strip_location': {
       if (!(await repo.lockTarget(tx, 'post', action.targetId))) throw conflict(M.targetGone);
-      await repo.setShowLocation(tx, action.targetId, previous.showLocation === true);
+      await repo.unstripLocation(tx, action.targetId, action.id, previous.showLocation === true);
       break;
     }
     case 'suspend': {

@@ -243,6 +243,78 @@ describe('taking actions on a report', () => {
     expect((await postRow(hidden.id)).showLocation).toBe(false);
   });
 
+  it('keeps a stripped location off until restored: the owner is refused, told on the post, and the database holds it', async () => {
+    const author = await createUser(t.db);
+    const ownerHeaders = await authHeader(t.app, author.id);
+    const post = await createPost(t.db, author.id, { latitude: 51.51, longitude: -0.12, showLocation: true });
+    const toggle = () =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/posts/toggleLocation/${post.id}`,
+        headers: ownerHeaders,
+        payload: {},
+      });
+    const view = async (headers: Headers) =>
+      (await t.app.inject({ method: 'GET', url: `/api/posts/${post.id}`, headers })).json() as Post;
+    const stranger = await authHeader(t.app, (await createUser(t.db)).id);
+    expect((await view(ownerHeaders)).locationLocked).toBeUndefined();
+
+    const first = await act(await report('post', post.id, author.id), [
+      { action: 'strip_location', rule: 'private_information', explanation: 'A front door.' },
+    ]);
+    expect(first.statusCode, first.body).toBe(200);
+    // A second report on the same post, stripped again by another moderator.
+    const second = await act(
+      await report('post', post.id, author.id),
+      [{ action: 'strip_location', rule: 'private_information', explanation: 'Still a door.' }],
+      adminHeaders,
+    );
+    expect(second.statusCode, second.body).toBe(200);
+
+    const refused = await toggle();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      message:
+        'A moderator hid the location of this picture. You can read why and appeal in Settings, under Moderation.',
+    });
+    expect(await postRow(post.id)).toMatchObject({ showLocation: false, locationLocked: true });
+    expect((await view(ownerHeaders)).locationLocked).toBe(true);
+    // Only the owner learns of it; others see no location at all.
+    const seen = await view(stranger);
+    expect(seen.locationLocked).toBeUndefined();
+    expect([seen.latitude, seen.longitude, seen.showLocation]).toEqual([null, null, false]);
+    // Moving the picture keeps its location hidden.
+    const moved = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/posts/${post.id}`,
+      headers: ownerHeaders,
+      payload: { latitude: 51.52, longitude: -0.13 },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await postRow(post.id)).toMatchObject({
+      latitude: 51.52,
+      showLocation: false,
+      locationLocked: true,
+    });
+    // The invariant is the database's own, whoever writes.
+    await expect(
+      t.db.update(posts).set({ showLocation: true }).where(eq(posts.id, post.id)),
+    ).rejects.toThrow();
+
+    // Restoring one of the two leaves the other standing.
+    expect((await restore(acted(first)[0]!._id)).statusCode).toBe(200);
+    expect((await toggle()).statusCode).toBe(403);
+    expect(await postRow(post.id)).toMatchObject({ showLocation: false, locationLocked: true });
+
+    // Restoring the last brings back the owner's own choice from before the first, and the switch.
+    expect((await restore(acted(second)[0]!._id)).statusCode).toBe(200);
+    expect(await postRow(post.id)).toMatchObject({ showLocation: true, locationLocked: false });
+    expect((await view(ownerHeaders)).locationLocked).toBeUndefined();
+    const off = await toggle();
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await postRow(post.id)).showLocation).toBe(false);
+  });
+
   it('takes several actions in one transaction: remove and suspend for 7 days', async () => {
     const author = await createUser(t.db);
     const post = await createPost(t.db, author.id);

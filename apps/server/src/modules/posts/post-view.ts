@@ -63,6 +63,7 @@ export function toPostView(viewer: AuthContext, row: PostViewRow, opts: PostView
     ...(isOwner ? { groupIds: row.groupIds ?? [] } : {}),
     // Only its author is ever given a post pending review (posts.repository.ts), so only they learn it.
     ...(isOwner && row.moderation === 'pending_review' ? { moderation: 'pending_review' as const } : {}),
+    ...(isOwner && row.locationLocked ? { locationLocked: true as const } : {}),
   };
 }
 

@@ -94,6 +94,8 @@ export interface PostViewRow {
   viewerCaresForCat: boolean;
   /** Issue 27: 'pending_review' reaches only its author (the query leaves it out for anyone else). */
   moderation: string | null;
+  /** Issue 27: a moderator hid its location; told to its owner alone (post-view.ts). */
+  locationLocked: boolean;
 }
 
 /**
@@ -319,6 +321,7 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
           then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = ${cats.id} and vcc.user_id = ${viewer})
           else false end`.mapWith(Boolean),
         moderation: posts.moderation,
+        locationLocked: posts.locationLocked,
       })
       .from(page)
       .innerJoin(posts, eq(posts.id, page.id))

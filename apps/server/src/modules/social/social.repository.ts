@@ -17,6 +17,8 @@ export interface PostAccess {
   userId: string;
   latitude: number | null;
   longitude: number | null;
+  /** A moderator hid its location (issue 27): the owner cannot show it until that is restored. */
+  locationLocked: boolean;
   /** The viewer and the author share a block (either way). */
   blocked: boolean;
   hiddenByViewer: boolean;
@@ -35,6 +37,7 @@ export async function findPostAccess(
       userId: posts.userId,
       latitude: posts.latitude,
       longitude: posts.longitude,
+      locationLocked: posts.locationLocked,
       blocked: sql<boolean>`not ${notBlockedWith(viewerId, posts.userId)}`,
       hiddenByViewer: sql<boolean>`exists (select 1 from ${hiddenPosts} where ${hiddenPosts.userId} = ${viewerId} and ${hiddenPosts.postId} = ${posts.id})`,
     })
@@ -404,7 +407,8 @@ export async function listBlockedUsers(
 
 /**
  * Flips showLocation on the owner's post when it has coordinates (the check constraints keep stored
- * ones in range and paired). null when no row matched: unknown post, another owner or no coordinates.
+ * ones in range and paired). null when no row matched: unknown post, another owner, no coordinates, or
+ * a location a moderator hid.
  */
 export async function toggleShowLocation(
   ex: Executor,
@@ -419,6 +423,8 @@ export async function toggleShowLocation(
         eq(posts.id, postId),
         eq(posts.userId, ownerId),
         isNull(posts.deletedAt),
+        // A location a moderator hid stays hidden until the action is restored (issue 27).
+        eq(posts.locationLocked, false),
         sql`${posts.latitude} is not null and ${posts.longitude} is not null`,
       ),
     )

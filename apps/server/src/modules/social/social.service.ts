@@ -33,6 +33,8 @@ export const SOCIAL_MESSAGES = {
   userBlocked: 'User blocked',
   notPostOwner: 'You can only change the location of your own posts',
   noGpsData: 'No GPS data available',
+  locationLocked:
+    'A moderator hid the location of this picture. You can read why and appeal in Settings, under Moderation.',
   invalidCharacters: 'Comment contains invalid characters',
 } as const;
 
@@ -285,5 +287,6 @@ export async function toggleLocation(
   const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
   if (!post || (post.userId !== viewer.userId && !post.visible)) throw notFound(SOCIAL_MESSAGES.postNotFound);
   if (post.userId !== viewer.userId) throw forbidden(SOCIAL_MESSAGES.notPostOwner);
+  if (post.locationLocked) throw forbidden(SOCIAL_MESSAGES.locationLocked);
   throw badRequest(SOCIAL_MESSAGES.noGpsData);
 }

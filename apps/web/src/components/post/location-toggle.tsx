@@ -7,6 +7,7 @@ export const LOCATION_TOOLTIPS = {
   missing: 'No GPS data available',
   activate: 'Activate to show location on map',
   deactivate: 'Deactivate to hide location on map',
+  locked: 'A moderator hid this location',
 } as const;
 
 /** Whether the post has coordinates to show at all (spec: 'No GPS data available' otherwise). */
@@ -18,16 +19,20 @@ export function LocationToggle({ post }: { post: Post }) {
   const toggle = useToggleLocation();
   const tooltipId = useId();
   const located = hasGps(post);
+  // Issue 27: while a moderator's 'hide location' stands, the server refuses to show it again.
+  const locked = post.locationLocked === true;
   const tooltip = !located
     ? LOCATION_TOOLTIPS.missing
-    : post.showLocation
-      ? LOCATION_TOOLTIPS.deactivate
-      : LOCATION_TOOLTIPS.activate;
+    : locked
+      ? LOCATION_TOOLTIPS.locked
+      : post.showLocation
+        ? LOCATION_TOOLTIPS.deactivate
+        : LOCATION_TOOLTIPS.activate;
   const on = located && post.showLocation;
   return (
     // The wrapper shows the tooltip on hover and focus; a disabled button takes no focus or pointer
     // events itself, so then the wrapper becomes focusable to let keyboard and touch users read why.
-    <span className="post-location" tabIndex={located ? undefined : 0}>
+    <span className="post-location" tabIndex={located && !locked ? undefined : 0}>
       <button
         type="button"
         role="switch"
@@ -35,7 +40,7 @@ export function LocationToggle({ post }: { post: Post }) {
         aria-checked={on}
         aria-label="Location on map"
         aria-describedby={tooltipId}
-        disabled={!located || toggle.isPending}
+        disabled={!located || locked || toggle.isPending}
         onClick={() => toggle.mutate(post._id)}
       >
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">

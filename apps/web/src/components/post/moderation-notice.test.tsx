@@ -9,7 +9,7 @@ import { testPost } from './test-post.ts';
 
 const NOTICE = 'Hidden from others while moderators review reports about it.';
 
-function renderCard(post: Post) {
+function renderCard(post: Post, showLocationToggle = false) {
   authStore.set({ accessToken: 't', userId: 'me' });
   // The card asks nothing of the server until a control is used; any request would be a test mistake.
   vi.stubGlobal(
@@ -20,7 +20,7 @@ function renderCard(post: Post) {
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
-        <PostCard post={post} />
+        <PostCard post={post} showLocationToggle={showLocationToggle} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -53,5 +53,31 @@ describe('moderation notice on a post card (issue 27)', () => {
     renderCard(testPost('p2', { user: { _id: 'me', username: 'me' }, groupIds: [], caption: 'Ginger' }));
     expect(screen.getByText('Ginger')).toBeTruthy();
     expect(screen.queryByText(NOTICE)).toBeNull();
+  });
+
+  it('tells the owner a moderator hid the location, links to why, and disables the switch', () => {
+    renderCard(
+      testPost('p3', {
+        user: { _id: 'me', username: 'me' },
+        groupIds: [],
+        caption: 'By the door',
+        latitude: 36.72,
+        longitude: -4.42,
+        showLocation: false,
+        locationPrecision: 'exact',
+        locationLocked: true,
+      }),
+      // As on the owner's profile, where the card carries the switch.
+      true,
+    );
+    const notice = screen.getByRole('status');
+    expect(notice.textContent).toBe('A moderator hid the location of this picture. Read why or appeal');
+    expect(screen.getByRole('link', { name: 'Read why or appeal' }).getAttribute('href')).toBe(
+      '/settings/moderation',
+    );
+    const toggle = screen.getByRole('switch', { name: 'Location on map' }) as HTMLButtonElement;
+    expect(toggle.disabled).toBe(true);
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByRole('tooltip').textContent).toBe('A moderator hid this location');
   });
 });

@@ -1,20 +1,33 @@
+import { Link } from 'react-router';
 import type { Post } from '@cats/contracts';
 
 /**
- * Issue 27: the owner's own post that reports have hidden from everyone else until a moderator reviews
- * it. The server sends `moderation` to the owner alone, so nobody else ever sees this notice.
+ * Issue 27, on the owner's own post: reports have hidden it from everyone else until a moderator reviews
+ * it, or a moderator hid its location (which the owner cannot switch back on until the decision is
+ * restored). The server sends `moderation` and `locationLocked` to the owner alone, so nobody else ever
+ * sees these notices.
  */
 export function ModerationNotice({
   post,
   className,
 }: {
-  post: Pick<Post, 'moderation'>;
+  post: Pick<Post, 'moderation' | 'locationLocked'>;
   className?: string;
 }) {
-  if (post.moderation !== 'pending_review') return null;
+  const classes = ['moderation-notice', className].filter(Boolean).join(' ');
   return (
-    <p role="status" className={['moderation-notice', className].filter(Boolean).join(' ')}>
-      Hidden from others while moderators review reports about it.
-    </p>
+    <>
+      {post.moderation === 'pending_review' && (
+        <p role="status" className={classes}>
+          Hidden from others while moderators review reports about it.
+        </p>
+      )}
+      {post.locationLocked && (
+        <p role="status" className={classes}>
+          A moderator hid the location of this picture.{' '}
+          <Link to="/settings/moderation">Read why or appeal</Link>
+        </p>
+      )}
+    </>
   );
 }

@@ -263,6 +263,20 @@ describe('OwnPostMenu', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('offers no location switch while a moderator keeps the location hidden, and says why', () => {
+    const { fetchMock } = setup([
+      mine('p1', { latitude: 36.7, longitude: -4.4, showLocation: false, locationLocked: true }),
+    ]);
+    fireEvent.click(options('p1'));
+    const item = screen.getByRole('menuitem', { name: /Show location on map/ });
+    expect(item.getAttribute('aria-disabled')).toBe('true');
+    expect(document.getElementById(item.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'A moderator hid this location',
+    );
+    fireEvent.click(item);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('Share with groups lists the groups as ticks; each tick saves and the dialog follows the server', async () => {
     const groups: GroupsResponse = {
       ownedGroups: [{ _id: 'g1', groupName: 'Garden cats' }],

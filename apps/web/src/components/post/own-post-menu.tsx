@@ -67,8 +67,10 @@ export function OwnPostMenu({ post, onDeleted }: { post: Post; onDeleted?: () =>
         <MenuItem onSelect={() => setDialog('groups')}>Share with groups</MenuItem>
         <MenuItem
           onSelect={toggleLocation}
-          disabled={!located || location.isPending}
-          hint={located ? undefined : LOCATION_TOOLTIPS.missing}
+          disabled={!located || post.locationLocked === true || location.isPending}
+          hint={
+            !located ? LOCATION_TOOLTIPS.missing : post.locationLocked ? LOCATION_TOOLTIPS.locked : undefined
+          }
         >
           {located && post.showLocation ? 'Hide location on map' : 'Show location on map'}
         </MenuItem>
