@@ -63,3 +63,23 @@ export const EDIT_MESSAGES = {
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNWANTED_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 export const hasUnwantedControls = (text: string): boolean => UNWANTED_CONTROLS.test(text);
+
+/**
+ * Issue 28: createPost takes an optional Idempotency-Key header (as Stripe's and the IETF httpapi draft's),
+ * so a sighting queued offline and sent again after a lost answer never makes two posts. A key is the
+ * client's opaque string (the web app sends a random UUID per sighting), kept per user for this long.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Set to "true" on an answer that replays the post an earlier request with the same key created. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+export const IDEMPOTENCY_KEY_MAX = 255;
+/** 1 to 255 printable ASCII characters (space to tilde). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+export const IDEMPOTENCY_MESSAGES = {
+  invalid: 'The Idempotency-Key header must be 1 to 255 printable ASCII characters',
+  trashed:
+    'This picture was already sent with this Idempotency-Key and has since been deleted: it is in your trash.',
+  unavailable: 'This picture was already sent with this Idempotency-Key but can no longer be shown.',
+} as const;

@@ -8,6 +8,8 @@ import {
   CAT_NAME_MAX,
   COMMENT_MAX,
   EDIT_MESSAGES,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_MESSAGES,
   LATITUDE_LIMIT,
   LONGITUDE_LIMIT,
 } from './posts-constants.ts';
@@ -140,6 +142,22 @@ export const createPostFieldsSchema = z.object({
 export type CreatePostFields = z.infer<typeof createPostFieldsSchema>;
 
 export const createPostResponseSchema = z.object({ message: z.string(), post: postSchema });
+
+/**
+ * createPost's headers (issue 28). Loose: the route's other headers (authorization, the multipart
+ * content-type) pass through untouched.
+ */
+export const createPostHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_MESSAGES.invalid)
+    .optional()
+    .describe(
+      'An opaque key (1-255 printable ASCII characters, e.g. a UUID) for this one sighting. Sent again by ' +
+        'the same user within 24 hours, the answer is the post the first request created (201, the same ' +
+        'body, with Idempotent-Replayed: true) and nothing new is stored; 409 if that post was deleted.',
+    ),
+});
 
 export const likeResponseSchema = z.object({
   updatedPost: z.object({ _id: z.string(), greatCat: z.array(z.string()) }),

@@ -203,3 +203,31 @@ export const hiddenPosts = pgTable(
 );
 
 export type PostRow = typeof posts.$inferSelect;
+
+/**
+ * Issue 28: the Idempotency-Key a user sent with createPost, and the post it made. A retry with the same
+ * key (an offline queue's upload whose answer was lost) gets that post back instead of a second one.
+ * The primary key is what settles two concurrent requests: the second insert waits for the first's
+ * transaction and then finds the key taken. Keys count for IDEMPOTENCY_KEY_TTL_HOURS; the daily trash
+ * sweep deletes older ones. Going with the user or the post (purged from the trash) is the cascade.
+ */
+export const postIdempotencyKeys = pgTable(
+  'post_idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    // The cascade from a purged post, and the sweep of expired keys.
+    index('post_idempotency_keys_post_idx').on(t.postId),
+    index('post_idempotency_keys_created_idx').on(t.createdAt),
+    check('post_idempotency_keys_key_length', sql`char_length(${t.key}) between 1 and 255`),
+  ],
+);

@@ -3,6 +3,8 @@ import { finished } from 'node:stream/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  IDEMPOTENT_REPLAYED_HEADER,
+  createPostHeadersSchema,
   createPostResponseSchema,
   deletePostResponseSchema,
   editPostRequestSchema,
@@ -23,7 +25,7 @@ import { FILE_TOO_LARGE_MESSAGE, type SpooledFile, type UploadSpool } from '../.
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { listPosts } from './post-view.ts';
 import { findVisibleUser } from './posts.repository.ts';
-import { POST_CREATED_MESSAGE, createPost, getPost } from './posts.service.ts';
+import { POST_CREATED_MESSAGE, createPost, getPost, idempotencyKeyOf } from './posts.service.ts';
 import { deletePost, listTrash, restorePost } from './trash.service.ts';
 import { editPost, getPostHistory } from './edit.service.ts';
 
@@ -78,12 +80,17 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
           'multipart/form-data: file (JPEG or PNG, at most 15 MB and 40 megapixels), catName, comment, ' +
           'altText (the photo described for people who cannot see it, at most 1,500 characters), ' +
           'latitude, longitude, showLocation ("true"/"false"), exifData (JSON text), groupIds (JSON array ' +
-          'of group ids the caller belongs to). When no coordinates are sent, GPS is read from the photo.',
+          'of group ids the caller belongs to). When no coordinates are sent, GPS is read from the photo. ' +
+          'With an Idempotency-Key header, a retry of the same sighting within 24 hours answers with the ' +
+          'post the first request made (201, the same body, Idempotent-Replayed: true) and stores nothing; ' +
+          'the same key from another user is another key.',
         consumes: ['multipart/form-data'],
         security,
+        headers: createPostHeadersSchema,
         response: {
           201: createPostResponseSchema,
           ...errors,
+          409: errorResponseSchema,
           413: errorResponseSchema,
           415: errorResponseSchema,
         },
@@ -92,18 +99,21 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const viewer = assertNotDemo(request);
       const { file, fields } = await readUpload(request, app.uploads);
-      let post: Post;
+      let created: { post: Post; replayed: boolean };
       try {
-        post = await createPost(
+        created = await createPost(
           { db: app.database.db, storage: app.storage, publicBase },
           viewer,
           file,
           fields,
+          idempotencyKeyOf(request.headers['idempotency-key']),
         );
       } finally {
         await app.uploads.discard(file);
       }
-      return reply.status(201).send({ message: POST_CREATED_MESSAGE, post });
+      // A replay answers as the first request did (Stripe's rule), marked so a client can tell.
+      if (created.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      return reply.status(201).send({ message: POST_CREATED_MESSAGE, post: created.post });
     },
   );
 

@@ -1,5 +1,6 @@
 import {
   CAT_MESSAGES,
+  IDEMPOTENCY_MESSAGES,
   IMAGE_WIDTHS,
   createPostFieldsSchema,
   isUuid,
@@ -10,7 +11,7 @@ import {
   type PostDetail,
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
-import { badRequest, notFound } from '../../lib/http-errors.ts';
+import { HttpError, badRequest, notFound } from '../../lib/http-errors.ts';
 import { byteLength, type ImageSource, readGps, storeImageVariants } from '../../media/image-pipeline.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
@@ -19,6 +20,7 @@ import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.
 import { notifyGroupShare } from '../notifications/notifications.repository.ts';
 import { catForNewPost, isPostCatViolation } from '../cats/cats.service.ts';
 import { insertPost, shareWithMemberGroups, type NewPost } from './posts.repository.ts';
+import { claimKey, findKeyedPost } from './idempotency-keys.repository.ts';
 
 export const POST_CREATED_MESSAGE = 'Post created';
 export const POST_NOT_FOUND_MESSAGE = 'Post not found';
@@ -90,17 +92,53 @@ function parseExifData(value: string | undefined): string | null {
   }
 }
 
+/** Thrown inside the insert's transaction to roll it back: another request with the key committed first. */
+class KeyTaken extends Error {}
+
+/**
+ * The post an earlier request with this key made, as the viewer sees it now (edits and likes included:
+ * a replay answers with the post, not a stored copy of the first answer). A deleted or hidden post is a
+ * 409: making it again would bring back what its author deleted.
+ */
+async function keyedPost(deps: PostsDeps, viewer: AuthContext, key: string): Promise<Post | null> {
+  const found = await findKeyedPost(deps.db, viewer.userId, key);
+  if (!found) return null;
+  if (found.trashed) throw new HttpError(409, IDEMPOTENCY_MESSAGES.trashed);
+  const post = await getPostView(deps.db, viewer, found.postId, { publicBase: deps.publicBase });
+  if (!post) throw new HttpError(409, IDEMPOTENCY_MESSAGES.unavailable);
+  return post;
+}
+
+/**
+ * A header value as the key: the IETF draft sends it as a structured-field string ("..."), Stripe's
+ * clients bare; both name the same key.
+ */
+export function idempotencyKeyOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  return header.length >= 3 && header.startsWith('"') && header.endsWith('"') ? header.slice(1, -1) : header;
+}
+
 /**
  * Spot a cat. Order keeps rows and files in step: validate the fields, check and store the image
  * variants, then insert the row (with its group shares) in one transaction; if the row fails, the
  * just-written files (under a prefix of their own) go again.
+ *
+ * With an idempotency key (issue 28), a key this user already used within 24 hours answers with that
+ * post and stores nothing (`replayed`). Two requests with one key racing each other both store their
+ * files; the key's primary key lets one transaction commit, and the other deletes its files and answers
+ * with the winner's post, so the client sees one post whichever answer reaches it.
  */
 export async function createPost(
   deps: PostsDeps,
   viewer: AuthContext,
   file: ImageSource | null,
   rawFields: Record<string, string>,
-): Promise<Post> {
+  idempotencyKey?: string,
+): Promise<{ post: Post; replayed: boolean }> {
+  if (idempotencyKey !== undefined) {
+    const earlier = await keyedPost(deps, viewer, idempotencyKey);
+    if (earlier) return { post: earlier, replayed: true };
+  }
   const parsed = createPostFieldsSchema.safeParse(rawFields);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid post');
   const fields = parsed.data;
@@ -131,6 +169,10 @@ export async function createPost(
   const insert = () =>
     deps.db.transaction(async (tx) => {
       const row = await insertPost(tx, values);
+      // Before the shares and their notifications: a taken key rolls back everything at once.
+      if (idempotencyKey !== undefined && !(await claimKey(tx, viewer.userId, idempotencyKey, row.id))) {
+        throw new KeyTaken();
+      }
       await shareWithMemberGroups(tx, row.id, viewer.userId, requestedGroups);
       // The other members of those groups are told in the same transaction (issue 25).
       await notifyGroupShare(tx, row.id, viewer.userId, requestedGroups);
@@ -148,6 +190,12 @@ export async function createPost(
   } catch (err) {
     // The prefix is new and this post's alone (newMediaPrefix): no other row can point at it.
     await deps.storage.deletePrefix(stored.prefix).catch(() => {});
+    if (err instanceof KeyTaken && idempotencyKey !== undefined) {
+      const winner = await keyedPost(deps, viewer, idempotencyKey);
+      if (winner) return { post: winner, replayed: true };
+      // Taken and gone in between (only its user's deletion does that): the client may simply retry.
+      throw new HttpError(409, IDEMPOTENCY_MESSAGES.unavailable);
+    }
     // The cat went meanwhile (its last caretaker's account was deleted): as unknown as it now is.
     if (isPostCatViolation(err)) throw notFound(CAT_MESSAGES.notFound);
     throw err;
@@ -155,7 +203,7 @@ export async function createPost(
 
   const post = await getPostView(deps.db, viewer, postId, { publicBase: deps.publicBase });
   if (!post) throw new Error('The new post could not be read back');
-  return post;
+  return { post, replayed: false };
 }
 
 /**

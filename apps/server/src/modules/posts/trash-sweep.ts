@@ -1,19 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { deleteExpiredKeys } from './idempotency-keys.repository.ts';
 import { sweepTrash } from './trash.service.ts';
 
 export const TRASH_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Purges posts trashed over 30 days ago (trash.service.ts): once when the app is ready, then daily.
+ * Purges posts trashed over 30 days ago (trash.service.ts) and expired idempotency keys: once when the app is ready, then daily.
  * Several instances may sweep at once (each takes rows the others have not locked). The timer never
  * keeps the process alive, and closing the app stops it after the round under way.
  */
 export const trashSweepPlugin = fp(
   async (app: FastifyInstance, options: { intervalMs?: number; sweep?: (now: Date) => Promise<number> }) => {
+    // The same daily round drops createPost's expired idempotency keys (issue 28): lookups already
+    // ignore them, so this only keeps the table small.
     const sweep =
       options.sweep ??
-      ((now: Date) => sweepTrash({ db: app.database.db, storage: app.storage, log: app.log }, now));
+      (async (now: Date) => {
+        const purged = await sweepTrash({ db: app.database.db, storage: app.storage, log: app.log }, now);
+        await deleteExpiredKeys(app.database.db, now);
+        return purged;
+      });
     let running: Promise<void> | null = null;
     let timer: NodeJS.Timeout | null = null;
     let closing = false;
