@@ -139,7 +139,12 @@ export async function apiBlob(path: string, options: RequestOptions = {}): Promi
 export function apiUpload<T>(
   path: string,
   form: FormData,
-  opts: { method?: 'POST' | 'PUT'; signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+  opts: {
+    method?: 'POST' | 'PUT';
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   const attempt = (token: string | null) =>
     new Promise<{ status: number; body: string; wwwAuthenticate: string | null }>((resolve, reject) => {
@@ -147,6 +152,7 @@ export function apiUpload<T>(
       xhr.open(opts.method ?? 'POST', path);
       xhr.withCredentials = true;
       if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+      for (const [name, value] of Object.entries(opts.headers ?? {})) xhr.setRequestHeader(name, value);
       xhr.upload.onprogress = (e) => {
         if (e.lengthComputable) opts.onProgress?.(e.loaded / e.total);
       };

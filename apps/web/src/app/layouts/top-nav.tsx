@@ -18,6 +18,11 @@ import { useMyProfile } from '../../lib/my-profile.ts';
 import { useNotificationStream } from '../../lib/notification-stream.ts';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { useLogout } from '../use-logout.ts';
+import {
+  useUploadQueueRunner,
+  useUploadsWaitingCount,
+} from '../../components/upload-queue/use-upload-queue-runner.ts';
+import '../../components/upload-queue/upload-queue.css';
 import './top-nav.css';
 
 const TABS = [
@@ -26,6 +31,10 @@ const TABS = [
   { to: '/spot', label: 'Spot', Icon: CameraIcon },
   { to: '/groups', label: 'Groups', Icon: GroupsIcon },
 ] as const;
+
+/** The Spot tab's name while pictures wait to be sent (issue 28); the badge only shows the count. */
+const spotLabel = (waiting: number) =>
+  waiting === 1 ? 'Spot, 1 upload waiting' : `Spot, ${waiting} uploads waiting`;
 
 /**
  * Loaded on its own with the query cache (root-layout.tsx): the landing page's JavaScript stays small.
@@ -40,6 +49,8 @@ export function MemberNav() {
   const { pathname } = useLocation();
   const { userId } = useAuth();
   useNotificationStream(userId);
+  useUploadQueueRunner();
+  const waiting = useUploadsWaitingCount();
   const logout = useLogout();
   const profile = useMyProfile();
   const avatarUrl = profile.data?.avatarUrl ?? profile.data?.profilePicUrl;
@@ -51,9 +62,18 @@ export function MemberNav() {
       <ul className="member-nav__list">
         {TABS.map(({ to, label, Icon }) => (
           <li key={to}>
-            <NavLink className="member-nav__tab" to={to}>
+            <NavLink
+              className="member-nav__tab"
+              to={to}
+              aria-label={to === '/spot' && waiting > 0 ? spotLabel(waiting) : undefined}
+            >
               <Icon className="member-nav__icon" />
               <span>{label}</span>
+              {to === '/spot' && waiting > 0 && (
+                <span className="uploads-badge" aria-hidden="true">
+                  {waiting}
+                </span>
+              )}
             </NavLink>
           </li>
         ))}

@@ -8,6 +8,7 @@ import {
   CAPTION_MAX,
   CAT_NAME_MAX,
   catNameProblem,
+  DEMO_USER_ID,
   WRONG_FILE_TYPE_MESSAGE,
 } from '@cats/contracts';
 import { ImageCropDialog } from '../../../components/post/crop/image-crop-dialog.tsx';
@@ -16,7 +17,12 @@ import { Button } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { DemoDisabledModal, MessageModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
-import { useCreatePost } from '../api/create-post.ts';
+import { useCreatePost, type NewPost } from '../api/create-post.ts';
+import { useAuth } from '../../../lib/auth-store.ts';
+import { useOnline } from '../../../lib/use-online.ts';
+import { newIdempotencyKey } from '../../../lib/upload-queue/new-post.ts';
+import { isRetryable, uploadQueue } from '../../../lib/upload-queue/upload-queue.ts';
+import { UploadsWaiting } from '../../../components/upload-queue/uploads-waiting.tsx';
 import { readPhotoMetadata, withoutGps, type PhotoMetadata } from '../api/read-photo-metadata.ts';
 import { LocationSection } from '../components/location-section.tsx';
 import type { ChosenLocation } from '../../../components/location-picker/location-chooser.tsx';
@@ -58,6 +64,11 @@ export default function SpotPage() {
   const [groupIds, setGroupIds] = useState<string[]>([]);
   const [progress, setProgress] = useState(0);
   const [demo, setDemo] = useState(false);
+  const online = useOnline();
+  const { userId } = useAuth();
+  /** Issue 28: the last sighting went to the upload queue instead of the server. */
+  const [queued, setQueued] = useState(false);
+  const [queueError, setQueueError] = useState<string | null>(null);
   const originalUrl = useObjectUrl(original);
   const croppedUrl = useObjectUrl(cropped);
   const create = useCreatePost(setProgress);
@@ -131,23 +142,54 @@ export default function SpotPage() {
     upload();
   };
 
+  /** Issue 28: no connection, so the sighting waits in the queue, with the key it may already have used. */
+  const keepForLater = async (post: NewPost, key: string) => {
+    try {
+      await uploadQueue.enqueue(post, key, choice.kind === 'new' ? newCatName.trim() : null);
+    } catch (err) {
+      setQueueError(errorMessage(err));
+      return;
+    }
+    setQueueError(null);
+    setQueued(true);
+    setComment('');
+    setCatName('');
+    setAltText('');
+    setGroupIds([]);
+    setCatChoice(null);
+    setNewCatName('');
+    reset();
+  };
+
   const upload = () => {
     if (!cropped || !metadata || create.isPending) return;
     setReminding(false);
     setProgress(0);
+    setQueued(false);
+    // The demo account cannot post (spec section 6): its refusal, never a queued picture.
+    if (userId === DEMO_USER_ID) {
+      setDemo(true);
+      return;
+    }
+    const key = newIdempotencyKey();
+    const post: NewPost = {
+      image: cropped,
+      catName,
+      comment,
+      altText,
+      coordinates: location && { latitude: location.latitude, longitude: location.longitude },
+      showLocation,
+      // A place corrected on the map or from the browser: the photo's own GPS stays at home.
+      exifData: location?.source === 'photo' ? metadata.exifData : withoutGps(metadata.exifData),
+      groupIds,
+      catId: choice.kind === 'cat' ? choice.cat._id : null,
+    };
+    if (!online) {
+      void keepForLater(post, key);
+      return;
+    }
     create.mutate(
-      {
-        image: cropped,
-        catName,
-        comment,
-        altText,
-        coordinates: location && { latitude: location.latitude, longitude: location.longitude },
-        showLocation,
-        // A place corrected on the map or from the browser: the photo's own GPS stays at home.
-        exifData: location?.source === 'photo' ? metadata.exifData : withoutGps(metadata.exifData),
-        groupIds,
-        catId: choice.kind === 'cat' ? choice.cat._id : null,
-      },
+      { post, key },
       {
         onSuccess: ({ post }) => {
           if (choice.kind !== 'new') {
@@ -173,6 +215,11 @@ export default function SpotPage() {
         },
         onError: (err) => {
           if (isDemoRefusal(err)) setDemo(true);
+          // The connection went during the upload: the same key, sent again later, cannot post twice.
+          else if (isRetryable(err)) {
+            create.reset();
+            void keepForLater(post, key);
+          }
         },
       },
     );
@@ -183,6 +230,17 @@ export default function SpotPage() {
   return (
     <div className="spot-page">
       <h1>Snap a cat</h1>
+      {queued && (
+        <p className="spot-page__queued" role="status">
+          No connection. Your picture will be sent when you are back online.
+        </p>
+      )}
+      {queueError && (
+        <p className="spot-form__error" role="alert">
+          Your picture could not be kept for later: {queueError}
+        </p>
+      )}
+      <UploadsWaiting />
       <form className="spot-form" onSubmit={submit} noValidate={false}>
         <div className="spot-form__photo">
           <input

@@ -1,0 +1,87 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { Post } from '@cats/contracts';
+import { ApiError } from '../../lib/api-client.ts';
+import { closeQueueDb } from '../../lib/upload-queue/queue-db.ts';
+import { createUploadQueue } from '../../lib/upload-queue/upload-queue.ts';
+import type { NewPost } from '../../lib/upload-queue/new-post.ts';
+import { UploadsWaiting } from './uploads-waiting.tsx';
+
+const USER = '33333333-3333-4333-8333-333333333333';
+const sighting = (comment: string): NewPost => ({
+  image: new Blob(['bytes'], { type: 'image/jpeg' }),
+  catName: '',
+  comment,
+  altText: '',
+  coordinates: null,
+  showLocation: false,
+  exifData: {},
+  groupIds: [],
+  catId: null,
+});
+
+let online = false;
+let release: (() => void) | null = null;
+
+function setOnline(value: boolean) {
+  online = value;
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => value });
+}
+
+const queue = createUploadQueue({
+  currentUserId: () => USER,
+  isOnline: () => online,
+  retryDelayMs: () => 60_000,
+  send: async (p, key, onProgress) => {
+    if (p.comment === 'refused') throw new ApiError(404, 'Cat not found');
+    onProgress(0.4);
+    await new Promise<void>((resolve) => (release = resolve));
+    return { post: { _id: key } as Post };
+  },
+});
+
+afterEach(async () => {
+  cleanup();
+  await closeQueueDb();
+  indexedDB.deleteDatabase('cats-upload-queue');
+});
+
+describe('UploadsWaiting (issue 28)', () => {
+  it('shows queued pictures with thumbnails, then sending with progress, then Sent', async () => {
+    setOnline(false);
+    render(<UploadsWaiting queue={queue} />);
+    await act(() => queue.enqueue(sighting('one'), 'k1'));
+    expect(screen.getByRole('heading', { name: 'Uploads waiting' })).toBeTruthy();
+    expect(
+      screen.getByText('You are offline. These pictures will be sent when you are back online.'),
+    ).toBeTruthy();
+    expect(screen.getByText('Waiting for a connection.')).toBeTruthy();
+    expect(document.querySelectorAll('.uploads-waiting__thumb')).toHaveLength(1);
+
+    act(() => setOnline(true));
+    const flushing = queue.flush();
+    expect(await screen.findByText('Sending: 40% done.')).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toBeTruthy();
+    await act(async () => {
+      release?.();
+      await flushing;
+    });
+    expect(screen.getByText('Sent')).toBeTruthy();
+    expect(screen.getByText('All your pictures are sent.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Hide' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Uploads waiting' })).toBeNull());
+  });
+
+  it("shows the server's refusal and lets the person discard the picture", async () => {
+    setOnline(true);
+    render(<UploadsWaiting queue={queue} />);
+    online = false;
+    await act(() => queue.enqueue(sighting('refused'), 'k2'));
+    online = true;
+    await act(() => queue.flush());
+    expect(screen.getByText('Not sent. Cat not found')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryByText('Not sent. Cat not found')).toBeNull());
+  });
+});

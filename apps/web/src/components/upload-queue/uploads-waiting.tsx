@@ -1,0 +1,80 @@
+import { useObjectUrl } from '../post/crop/use-object-url.ts';
+import { Button } from '../button.tsx';
+import { useOnline } from '../../lib/use-online.ts';
+import {
+  uploadQueue,
+  useUploadQueue,
+  type QueueEntry,
+  type UploadQueue,
+} from '../../lib/upload-queue/upload-queue.ts';
+import './upload-queue.css';
+
+function StateText({ entry, online }: { entry: QueueEntry; online: boolean }) {
+  const { state } = entry;
+  switch (state.kind) {
+    case 'waiting':
+      return online ? <>Waiting to be sent.</> : <>Waiting for a connection.</>;
+    case 'sending':
+      return <>Sending: {Math.round(state.progress * 100)}% done.</>;
+    case 'sent':
+      return <>Sent</>;
+    case 'failed':
+      return <>Not sent. {state.message}</>;
+  }
+}
+
+function Row({ entry, online, queue }: { entry: QueueEntry; online: boolean; queue: UploadQueue }) {
+  const url = useObjectUrl(entry.image);
+  const { state } = entry;
+  return (
+    <li className={`uploads-waiting__item uploads-waiting__item--${state.kind}`}>
+      {url && <img src={url} alt="" width={56} height={56} className="uploads-waiting__thumb" />}
+      <div className="uploads-waiting__text">
+        <p className="uploads-waiting__state">
+          <StateText entry={entry} online={online} />
+        </p>
+        {state.kind === 'sending' && <progress max={1} value={state.progress} aria-label="Upload progress" />}
+      </div>
+      {state.kind === 'failed' && (
+        <Button variant="secondary" onClick={() => void queue.discard(entry.id)}>
+          Discard
+        </Button>
+      )}
+      {state.kind === 'sent' && (
+        <Button variant="secondary" onClick={() => void queue.discard(entry.id)}>
+          Hide
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Issue 28: the signed-in user's sightings that wait to be sent, with their thumbnails and state
+ * (waiting, sending n %, sent, or the server's refusal with a way to discard it). Nothing when empty.
+ */
+export function UploadsWaiting({ queue = uploadQueue }: { queue?: UploadQueue }) {
+  const entries = useUploadQueue(queue);
+  const online = useOnline();
+  if (entries.length === 0) return null;
+  const unsent = entries.filter((e) => e.state.kind !== 'sent').length;
+  return (
+    <section className="uploads-waiting" aria-labelledby="uploads-waiting-title">
+      <h2 id="uploads-waiting-title" className="uploads-waiting__title">
+        Uploads waiting
+      </h2>
+      {unsent === 0 ? (
+        <p className="uploads-waiting__summary">All your pictures are sent.</p>
+      ) : !online ? (
+        <p className="uploads-waiting__summary">
+          You are offline. These pictures will be sent when you are back online.
+        </p>
+      ) : null}
+      <ul className="uploads-waiting__list" aria-live="polite">
+        {entries.map((entry) => (
+          <Row key={entry.id} entry={entry} online={online} queue={queue} />
+        ))}
+      </ul>
+    </section>
+  );
+}
