@@ -53,9 +53,6 @@ describe('UploadsWaiting (issue 28)', () => {
     render(<UploadsWaiting queue={queue} />);
     await act(() => queue.enqueue(sighting('one'), 'k1'));
     expect(screen.getByRole('heading', { name: 'Uploads waiting' })).toBeTruthy();
-    expect(
-      screen.getByText('You are offline. These pictures will be sent when you are back online.'),
-    ).toBeTruthy();
     expect(screen.getByText('Waiting for a connection.')).toBeTruthy();
     expect(document.querySelectorAll('.uploads-waiting__thumb')).toHaveLength(1);
 

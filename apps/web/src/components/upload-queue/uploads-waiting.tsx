@@ -63,13 +63,7 @@ export function UploadsWaiting({ queue = uploadQueue }: { queue?: UploadQueue })
       <h2 id="uploads-waiting-title" className="uploads-waiting__title">
         Uploads waiting
       </h2>
-      {unsent === 0 ? (
-        <p className="uploads-waiting__summary">All your pictures are sent.</p>
-      ) : !online ? (
-        <p className="uploads-waiting__summary">
-          You are offline. These pictures will be sent when you are back online.
-        </p>
-      ) : null}
+      {unsent === 0 && <p className="uploads-waiting__summary">All your pictures are sent.</p>}
       <ul className="uploads-waiting__list" aria-live="polite">
         {entries.map((entry) => (
           <Row key={entry.id} entry={entry} online={online} queue={queue} />
