@@ -1,4 +1,4 @@
-import type { DBSchema, IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { NewPost } from './new-post.ts';
 
 /**
@@ -26,15 +26,20 @@ interface QueueSchema extends DBSchema {
 const DB_NAME = 'cats-upload-queue';
 let opening: Promise<IDBPDatabase<QueueSchema>> | null = null;
 
-/** idb is loaded on first use, so pages that never queue (the landing page) do not download it. */
+/**
+ * idb is imported statically on purpose: this module is only reached from the members' code (the lazy
+ * member navigation and Spot), so the landing page never downloads it, and a chunk fetched on demand
+ * would fail exactly when it is needed, offline. A failed open is forgotten, so the next call tries again.
+ */
 function open(): Promise<IDBPDatabase<QueueSchema>> {
-  opening ??= import('idb').then(({ openDB }) =>
-    openDB<QueueSchema>(DB_NAME, 1, {
-      upgrade(db) {
-        db.createObjectStore('sightings', { keyPath: 'id' }).createIndex('byUser', 'userId');
-      },
-    }),
-  );
+  opening ??= openDB<QueueSchema>(DB_NAME, 1, {
+    upgrade(db) {
+      db.createObjectStore('sightings', { keyPath: 'id' }).createIndex('byUser', 'userId');
+    },
+  }).catch((err: unknown) => {
+    opening = null;
+    throw err;
+  });
   return opening;
 }
 

@@ -166,8 +166,9 @@ export default function SpotPage() {
     setReminding(false);
     setProgress(0);
     setQueued(false);
-    // The demo account cannot post (spec section 6): its refusal, never a queued picture.
-    if (userId === DEMO_USER_ID) {
+    // The demo account cannot post (spec section 6): online the server refuses it with the demo modal;
+    // offline it gets that modal at once, never a queued picture.
+    if (userId === DEMO_USER_ID && !online) {
       setDemo(true);
       return;
     }
@@ -216,7 +217,7 @@ export default function SpotPage() {
         onError: (err) => {
           if (isDemoRefusal(err)) setDemo(true);
           // The connection went during the upload: the same key, sent again later, cannot post twice.
-          else if (isRetryable(err)) {
+          else if (isRetryable(err) && userId !== DEMO_USER_ID) {
             create.reset();
             void keepForLater(post, key);
           }
