@@ -118,7 +118,9 @@ export interface LighthouseScores {
 
 interface LighthouseBrowser {
   port: number;
+  /** Playwright attached to the browser; a dark run replaces it (see lighthouseOnce). */
   browser: Browser;
+  colorScheme: ColourScheme;
   close(): Promise<void>;
   /** Every benchmark index Lighthouse measured in this browser so far (runLighthouse calibrates from them). */
   benchmarkIndexes: number[];
@@ -225,17 +227,18 @@ export async function launchLighthouseBrowser(
     userDataDir,
     logLevel: 'silent',
   });
-  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
-  return {
+  const lh: LighthouseBrowser = {
     port: chrome.port,
-    browser,
+    browser: await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`),
+    colorScheme: opts.colorScheme ?? 'light',
     benchmarkIndexes: [],
     close: async () => {
-      await browser.close().catch(() => undefined);
+      await lh.browser.close().catch(() => undefined);
       chrome.kill();
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+  return lh;
 }
 
 /**
@@ -289,14 +292,24 @@ async function lighthouseOnce(
   await cdp.detach();
   // Lighthouse opens its own tab; any other open tab could keep it in the background (no paint).
   for (const open of context.pages()) await open.close();
-  const result = await lighthouse(url, {
-    port: lh.port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices'],
-    disableStorageReset: opts.keepSession,
-    throttling: { ...lighthouseThrottling.mobileSlow4G, cpuSlowdownMultiplier: opts.cpuSlowdown },
-  });
+  // Playwright gives every tab it is attached to its own prefers-color-scheme (light), Lighthouse's tab
+  // too: for a dark run it lets go of the browser (closing a CDP connection leaves Chromium running)
+  // while Lighthouse measures, and attaches again afterwards.
+  const detach = lh.colorScheme === 'dark';
+  if (detach) await lh.browser.close();
+  let result;
+  try {
+    result = await lighthouse(url, {
+      port: lh.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      disableStorageReset: opts.keepSession,
+      throttling: { ...lighthouseThrottling.mobileSlow4G, cpuSlowdownMultiplier: opts.cpuSlowdown },
+    });
+  } finally {
+    if (detach) lh.browser = await chromium.connectOverCDP(`http://127.0.0.1:${lh.port}`);
+  }
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   // LIGHTHOUSE_JSON_DIR=dir keeps each full report, to read what limits a score (docs/performance.md).
