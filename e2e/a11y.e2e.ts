@@ -11,7 +11,8 @@ import { startTileServer, type TileServer } from './support/tiles.ts';
 /**
  * Issue 8, point 4: axe-core finds nothing on any screen of the spec, at phone and desktop width; the
  * login and comment flows work with the keyboard alone; dialogs keep focus inside and give it back;
- * every keyboard focus stop shows a visible focus ring.
+ * every keyboard focus stop shows a visible focus ring. Issue 28: axe runs on every screen in dark mode
+ * too (prefers-color-scheme: dark).
  */
 
 /** WCAG 2.0-2.2 A and AA, plus axe's best practices (landmarks, headings, regions). */
@@ -66,8 +67,12 @@ describe('accessibility', () => {
     await tiles?.close();
   });
 
-  async function openPage(viewport: { width: number; height: number }, signedIn: boolean): Promise<Page> {
-    const context = await browser.newContext({ baseURL: server.url, viewport });
+  async function openPage(
+    viewport: { width: number; height: number },
+    signedIn: boolean,
+    colorScheme: 'light' | 'dark' = 'light',
+  ): Promise<Page> {
+    const context = await browser.newContext({ baseURL: server.url, viewport, colorScheme });
     contexts.push(context);
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
@@ -165,14 +170,17 @@ describe('accessibility', () => {
     );
   }
 
-  for (const [viewportName, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
+  // Issue 28: every screen in both colour schemes (the dark palette is styles/global.css's).
+  for (const [viewportName, viewport, colorScheme] of [
+    ['desktop', DESKTOP, 'light'],
+    ['phone', PHONE, 'light'],
+    ['desktop, dark mode', DESKTOP, 'dark'],
+    ['phone, dark mode', PHONE, 'dark'],
   ] as const) {
     // Every screen in turn, each with a page load and an axe run: minutes on a slow machine, not 90 s.
     it(`axe finds no violations on any screen (${viewportName})`, { timeout: 300_000 }, async () => {
-      const visitor = await openPage(viewport, false);
-      const signedIn = await openPage(viewport, true);
+      const visitor = await openPage(viewport, false, colorScheme);
+      const signedIn = await openPage(viewport, true, colorScheme);
       const found: string[] = [];
       for (const screen of screens) {
         const page = screen.member ? signedIn : visitor;

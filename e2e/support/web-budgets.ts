@@ -118,7 +118,9 @@ export interface LighthouseScores {
 
 interface LighthouseBrowser {
   port: number;
+  /** Playwright attached to the browser; a dark run replaces it (see lighthouseOnce). */
   browser: Browser;
+  colorScheme: ColourScheme;
   close(): Promise<void>;
   /** Every benchmark index Lighthouse measured in this browser so far (runLighthouse calibrates from them). */
   benchmarkIndexes: number[];
@@ -207,26 +209,36 @@ export function busiestProcesses(count = 6): string {
   }
 }
 
-/** Chromium started by chrome-launcher (for Lighthouse), with Playwright attached to the same browser. */
-export async function launchLighthouseBrowser(): Promise<LighthouseBrowser> {
+export type ColourScheme = 'light' | 'dark';
+
+/**
+ * Chromium started by chrome-launcher (for Lighthouse), with Playwright attached to the same browser.
+ * `colorScheme: 'dark'` makes the browser prefer dark pages (--force-dark-mode sets the
+ * prefers-color-scheme every page sees; Lighthouse has no setting of its own for it): issue 28's
+ * dark-mode runs.
+ */
+export async function launchLighthouseBrowser(
+  opts: { colorScheme?: ColourScheme } = {},
+): Promise<LighthouseBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'cats-lighthouse-'));
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
-    chromeFlags: CHROME_FLAGS,
+    chromeFlags: opts.colorScheme === 'dark' ? [...CHROME_FLAGS, '--force-dark-mode'] : CHROME_FLAGS,
     userDataDir,
     logLevel: 'silent',
   });
-  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
-  return {
+  const lh: LighthouseBrowser = {
     port: chrome.port,
-    browser,
+    browser: await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`),
+    colorScheme: opts.colorScheme ?? 'light',
     benchmarkIndexes: [],
     close: async () => {
-      await browser.close().catch(() => undefined);
+      await lh.browser.close().catch(() => undefined);
       chrome.kill();
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+  return lh;
 }
 
 /**
@@ -280,14 +292,24 @@ async function lighthouseOnce(
   await cdp.detach();
   // Lighthouse opens its own tab; any other open tab could keep it in the background (no paint).
   for (const open of context.pages()) await open.close();
-  const result = await lighthouse(url, {
-    port: lh.port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices'],
-    disableStorageReset: opts.keepSession,
-    throttling: { ...lighthouseThrottling.mobileSlow4G, cpuSlowdownMultiplier: opts.cpuSlowdown },
-  });
+  // Playwright gives every tab it is attached to its own prefers-color-scheme (light), Lighthouse's tab
+  // too: for a dark run it lets go of the browser (closing a CDP connection leaves Chromium running)
+  // while Lighthouse measures, and attaches again afterwards.
+  const detach = lh.colorScheme === 'dark';
+  if (detach) await lh.browser.close();
+  let result;
+  try {
+    result = await lighthouse(url, {
+      port: lh.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      disableStorageReset: opts.keepSession,
+      throttling: { ...lighthouseThrottling.mobileSlow4G, cpuSlowdownMultiplier: opts.cpuSlowdown },
+    });
+  } finally {
+    if (detach) lh.browser = await chromium.connectOverCDP(`http://127.0.0.1:${lh.port}`);
+  }
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   // LIGHTHOUSE_JSON_DIR=dir keeps each full report, to read what limits a score (docs/performance.md).
@@ -334,26 +356,56 @@ export const CLS_BUDGET = 0.02;
 
 export const LIGHTHOUSE_PAGES = ['/feed', '/explore', '/', '/login'] as const;
 
+/** Issue 28: every page is measured in both colour schemes. */
+export const LIGHTHOUSE_SCHEMES: readonly ColourScheme[] = ['light', 'dark'];
+
+/** How a page's scores are named in reports: '/feed' in the light scheme, '/feed (dark)' in the dark. */
+export const lighthouseKey = (path: string, colorScheme: ColourScheme): string =>
+  colorScheme === 'light' ? path : `${path} (dark)`;
+
+/** Logs in through the login page of the Lighthouse browser, with 'Remember me'. */
+export async function lighthouseLogin(
+  lh: LighthouseBrowser,
+  baseUrl: string,
+  user: { email: string; password: string },
+): Promise<void> {
+  const context = lh.browser.contexts()[0]!;
+  const page = context.pages()[0] ?? (await context.newPage());
+  // This context has no baseURL (it is the browser's own): log in with absolute addresses.
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Remember me').check();
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
 /**
  * Lighthouse on /feed and /explore signed in (with 'Remember me', so the page restores the session
- * from the refresh cookie as a returning visitor's would), then / and /login as a first-time visitor.
+ * from the refresh cookie as a returning visitor's would), then / and /login as a first-time visitor;
+ * all of it in the light colour scheme, then again in a browser that prefers dark.
  */
 export async function lighthouseAll(
   baseUrl: string,
   user: { email: string; password: string },
   opts: { runs?: number; log?: (line: string) => void } = {},
 ): Promise<Record<string, LighthouseScores>> {
-  const lh = await launchLighthouseBrowser();
+  const scores: Record<string, LighthouseScores> = {};
+  for (const colorScheme of LIGHTHOUSE_SCHEMES) {
+    Object.assign(scores, await lighthouseScheme(baseUrl, user, colorScheme, opts));
+  }
+  return scores;
+}
+
+async function lighthouseScheme(
+  baseUrl: string,
+  user: { email: string; password: string },
+  colorScheme: ColourScheme,
+  opts: { runs?: number; log?: (line: string) => void },
+): Promise<Record<string, LighthouseScores>> {
+  const lh = await launchLighthouseBrowser({ colorScheme });
   try {
-    const context = lh.browser.contexts()[0]!;
-    const page = context.pages()[0] ?? (await context.newPage());
-    // This context has no baseURL (it is the browser's own): log in with absolute addresses.
-    await page.goto(`${baseUrl}/login`);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password', { exact: true }).fill(user.password);
-    await page.getByLabel('Remember me').check();
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await lighthouseLogin(lh, baseUrl, user);
     const scores: Record<string, LighthouseScores> = {};
     for (const path of LIGHTHOUSE_PAGES) {
       const signedIn = path === '/feed' || path === '/explore';
@@ -361,10 +413,11 @@ export async function lighthouseAll(
       for (let i = 0; i < (opts.runs ?? 1); i += 1) {
         runs.push(await runLighthouse(lh, `${baseUrl}${path}`, { keepSession: signedIn }));
       }
-      scores[path] = medianRun(runs);
-      const s = scores[path];
+      const key = lighthouseKey(path, colorScheme);
+      scores[key] = medianRun(runs);
+      const s = scores[key];
       opts.log?.(
-        `lighthouse ${path}: performance ${s.performance}, accessibility ${s.accessibility}, best practices ` +
+        `lighthouse ${key}: performance ${s.performance}, accessibility ${s.accessibility}, best practices ` +
           `${s.bestPractices}, LCP ${s.lcpMs} ms, TBT ${s.tbtMs} ms, CLS ${s.cls}, benchmark index ${s.benchmarkIndex}, ` +
           `CPU slowdown ${s.cpuSlowdown}` +
           (runs.length > 1

@@ -15,7 +15,14 @@ function originOf(template: string | undefined): string[] {
 }
 
 /**
- * Content-Security-Policy without inline scripts, no framing, no plugins; nosniff; a strict referrer
+ * The one inline script the web app has: apps/web/index.html's few lines that apply the colour scheme
+ * chosen in Settings before the first paint (a separate file would cost a render-blocking request).
+ * The CSP allows exactly that text by its SHA-256; security-headers.test.ts fails when the two differ.
+ */
+export const THEME_SCRIPT_HASH = "'sha256-YNRW6SWrn7MiyE9RnQqXoB3/6ybbsDtKeBXM0ZFgXtA='";
+
+/**
+ * Content-Security-Policy without inline scripts (but the theme script above, by its hash), no framing, no plugins; nosniff; a strict referrer
  * policy; HSTS only when the public URL is https (it would lock out plain-http development otherwise).
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
@@ -25,7 +32,7 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", THEME_SCRIPT_HASH],
         // Leaflet positions tiles and markers with inline styles.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: [

@@ -16,6 +16,7 @@ import { HomeArea } from '../components/home-area.tsx';
 import { NotificationPreferences } from '../components/notification-preferences.tsx';
 import { PushNotifications } from '../components/push-notifications.tsx';
 import { AltTextReminder } from '../components/alt-text-reminder.tsx';
+import { Appearance } from '../components/appearance.tsx';
 import { TrashLink } from '../components/trash-link.tsx';
 import { ModerationLink } from '../components/moderation-link.tsx';
 import { errorText } from '../components/settings-card.tsx';
@@ -84,6 +85,7 @@ export default function SettingsPage() {
             disabled={profile.data.isDemo}
             onDemoRefused={showDemoModal}
           />
+          <Appearance />
           <NotificationPreferences disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <PushNotifications disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <HiddenPosts disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
