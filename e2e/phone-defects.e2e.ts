@@ -1,22 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { PHONE, screenshot } from './support/browser.ts';
 import { serverAndBrowser } from './support/suite.ts';
 import { apiLogin, newUser, signedInPage, signUp } from './support/api.ts';
 
 /** Issue 28, defects 1 to 4: what a 390 px phone showed wrong, checked in a real browser. */
 describe('phone defects', () => {
   const suite = serverAndBrowser();
-
-  async function openSettings(user: { email: string; password: string }): Promise<Page> {
-    const page = await signedInPage(suite.browser, suite.server.url, user, PHONE);
-    // Scrolling is smooth otherwise (global.css): positions are read where a scroll ends, not midway.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.goto('/profile/settings');
-    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-    return page;
-  }
 
   /** The top edge of the phone's bottom tab bar. */
   const tabBarTop = (page: Page) =>
@@ -99,9 +89,9 @@ describe('phone defects', () => {
     await current.evaluate((el) => {
       const { bottom } = el.getBoundingClientRect();
       window.scrollBy({ top: bottom - (window.innerHeight - 40), behavior: 'instant' });
-      const controls = [
-        ...document.querySelectorAll<HTMLElement>('main a[href], main button, main input, main textarea'),
-      ].filter((c) => c.getClientRects().length > 0 && !(c as HTMLInputElement).disabled);
+      const controls = Array.from(
+        document.querySelectorAll<HTMLElement>('main a[href], main button, main input, main textarea'),
+      ).filter((c) => c.getClientRects().length > 0 && !(c as HTMLInputElement).disabled);
       controls[controls.indexOf(el as HTMLElement) - 1]!.focus({ preventScroll: true });
     });
     await page.keyboard.press('Tab');
