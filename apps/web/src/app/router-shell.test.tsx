@@ -109,6 +109,60 @@ describe('ScrollRestoration', () => {
   });
 });
 
+describe('ScrollRestoration across full loads (issue 28, defect 2)', () => {
+  let scrollTo: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    sessionStorage.clear();
+    scrollTo = vi.fn(({ top }: ScrollToOptions) => {
+      Object.defineProperty(window, 'scrollY', { value: top, configurable: true });
+    });
+    window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => {
+      cb(0);
+      return 0;
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    sessionStorage.clear();
+  });
+
+  /** A new document: the module (and its positions) loaded afresh, the router at `path` with key 'default'. */
+  async function freshLoad(path: string) {
+    vi.resetModules();
+    const { ScrollRestoration: Fresh } = await import('./scroll-restoration.tsx');
+    cleanup();
+    render(
+      <MemoryRouter initialEntries={[path]}>
+        <Fresh />
+      </MemoryRouter>,
+    );
+  }
+
+  it('opens an address loaded afresh at the top, whatever the page loaded before it was scrolled to', async () => {
+    await freshLoad('/feed');
+    Object.defineProperty(window, 'scrollY', { value: 1840, configurable: true });
+    fireEvent.scroll(window);
+    fireEvent(window, new Event('pagehide'));
+
+    await freshLoad('/profile/abc');
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 0, left: 0, behavior: 'instant' });
+    expect(sessionStorage.getItem('scroll-positions')).not.toContain('default');
+  });
+
+  it('still returns Back to the first page of the load, and keeps the pages opened in the app for a reload', () => {
+    leaveFeedAt(1840);
+    Object.defineProperty(window, 'scrollY', { value: 300, configurable: true });
+    fireEvent.scroll(window);
+    fireEvent(window, new Event('pagehide'));
+    const saved = JSON.parse(sessionStorage.getItem('scroll-positions')!) as [string, number][];
+    expect(saved.map(([key]) => key)).not.toContain('default');
+    expect(saved.at(-1)![1]).toBe(300);
+    act(() => void navigation.go(-1));
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 1840, left: 0, behavior: 'instant' });
+  });
+});
+
 describe('ScrollRestoration on a page that is still growing', () => {
   let pageHeight: number;
   let grow: () => void;

@@ -2,10 +2,17 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 
 const STORAGE_KEY = 'scroll-positions';
+/**
+ * The key React Router gives an entry it did not make itself: every load of an address typed, linked
+ * or opened in a new tab is 'default'. Its position belongs to this document only: kept across loads,
+ * one page's position would open every other address scrolled down (issue 28, defect 2).
+ */
+const LOADED_ENTRY_KEY = 'default';
 const positions = new Map<string, number>(
   (() => {
     try {
-      return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '[]') as [string, number][];
+      const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '[]') as [string, number][];
+      return saved.filter(([key]) => key !== LOADED_ENTRY_KEY);
     } catch {
       return [];
     }
@@ -52,7 +59,8 @@ function restore(y: number): () => void {
 
 /**
  * React Router's <ScrollRestoration> for a declarative router: a new page starts at the top, Back and
- * Forward return to where that page was left (also after a reload, from session storage).
+ * Forward return to where that page was left (also after a reload, from session storage, except the
+ * page the tab first loaded: a fresh load of any address starts at the top).
  */
 export function ScrollRestoration() {
   const { key, hash } = useLocation();
@@ -63,7 +71,8 @@ export function ScrollRestoration() {
   useEffect(() => {
     window.history.scrollRestoration = 'manual';
     const save = () => {
-      sessionStorage.setItem(STORAGE_KEY, JSON.stringify([...positions].slice(-50)));
+      const kept = [...positions].filter(([key]) => key !== LOADED_ENTRY_KEY);
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(kept.slice(-50)));
     };
     window.addEventListener('pagehide', save);
     return () => window.removeEventListener('pagehide', save);
