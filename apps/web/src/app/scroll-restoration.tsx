@@ -2,22 +2,31 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 
 const STORAGE_KEY = 'scroll-positions';
-/**
- * The key React Router gives an entry it did not make itself: every load of an address typed, linked
- * or opened in a new tab is 'default'. Its position belongs to this document only: kept across loads,
- * one page's position would open every other address scrolled down (issue 28, defect 2).
- */
-const LOADED_ENTRY_KEY = 'default';
 const positions = new Map<string, number>(
   (() => {
     try {
-      const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '[]') as [string, number][];
-      return saved.filter(([key]) => key !== LOADED_ENTRY_KEY);
+      return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '[]') as [string, number][];
     } catch {
       return [];
     }
   })(),
 );
+
+/**
+ * The key under which the entry on screen keeps its position. React Router's key is 'default' for the
+ * entry of every full load (an address typed, a link from elsewhere, a new tab), so a position saved
+ * under it opened every other address scrolled down (issue 28, defect 2). Such an entry gets a key of
+ * its own in history.state instead: a new load starts without one (at the top), a reload or a Back
+ * into it from another site finds it again.
+ */
+function entryKey(routerKey: string): string {
+  if (routerKey !== 'default') return routerKey;
+  const state = window.history.state as { scrollKey?: string } | null;
+  if (state?.scrollKey) return state.scrollKey;
+  const scrollKey = `load-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  window.history.replaceState({ ...state, scrollKey }, '');
+  return scrollKey;
+}
 
 /**
  * Scrolls without animating: global.css makes scrolling smooth (for in-page links), but a page that
@@ -59,11 +68,13 @@ function restore(y: number): () => void {
 
 /**
  * React Router's <ScrollRestoration> for a declarative router: a new page starts at the top, Back and
- * Forward return to where that page was left (also after a reload, from session storage, except the
- * page the tab first loaded: a fresh load of any address starts at the top).
+ * Forward return to where that page was left (also after a reload, from session storage); a fresh load
+ * of an address starts at the top.
  */
 export function ScrollRestoration() {
-  const { key, hash } = useLocation();
+  const location = useLocation();
+  const { hash } = location;
+  const key = entryKey(location.key);
   const navigationType = useNavigationType();
   /** The page on screen, set as soon as a new one commits. */
   const current = useRef(key);
@@ -71,8 +82,7 @@ export function ScrollRestoration() {
   useEffect(() => {
     window.history.scrollRestoration = 'manual';
     const save = () => {
-      const kept = [...positions].filter(([key]) => key !== LOADED_ENTRY_KEY);
-      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(kept.slice(-50)));
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify([...positions].slice(-50)));
     };
     window.addEventListener('pagehide', save);
     return () => window.removeEventListener('pagehide', save);
