@@ -109,6 +109,78 @@ describe('ScrollRestoration', () => {
   });
 });
 
+describe('ScrollRestoration across full loads (issue 28, defect 2)', () => {
+  let scrollTo: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    sessionStorage.clear();
+    scrollTo = vi.fn(({ top }: ScrollToOptions) => {
+      Object.defineProperty(window, 'scrollY', { value: top, configurable: true });
+    });
+    window.scrollTo = scrollTo as unknown as typeof window.scrollTo;
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => {
+      cb(0);
+      return 0;
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    sessionStorage.clear();
+  });
+
+  /** A new document and history entry: the module (and its positions) loaded afresh, the router at `path`. */
+  async function freshLoad(path: string) {
+    window.history.replaceState(null, '');
+    vi.resetModules();
+    const { ScrollRestoration: Fresh } = await import('./scroll-restoration.tsx');
+    cleanup();
+    render(
+      <MemoryRouter initialEntries={[path]}>
+        <Fresh />
+      </MemoryRouter>,
+    );
+  }
+
+  it('opens an address loaded afresh at the top, whatever the page loaded before it was scrolled to', async () => {
+    await freshLoad('/feed');
+    Object.defineProperty(window, 'scrollY', { value: 1840, configurable: true });
+    fireEvent.scroll(window);
+    fireEvent(window, new Event('pagehide'));
+
+    await freshLoad('/profile/abc');
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 0, left: 0, behavior: 'instant' });
+  });
+
+  it('returns a reloaded first page to where it was', async () => {
+    await freshLoad('/feed');
+    Object.defineProperty(window, 'scrollY', { value: 1840, configurable: true });
+    fireEvent.scroll(window);
+    fireEvent(window, new Event('pagehide'));
+
+    // A reload keeps the entry and its history.state; only the document is new.
+    vi.resetModules();
+    const { ScrollRestoration: Reloaded } = await import('./scroll-restoration.tsx');
+    cleanup();
+    render(
+      <MemoryRouter initialEntries={['/feed']}>
+        <Reloaded />
+      </MemoryRouter>,
+    );
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 1840, left: 0, behavior: 'instant' });
+  });
+
+  it('still returns Back to the first page of the load, and saves no position under the shared key', () => {
+    leaveFeedAt(1840);
+    Object.defineProperty(window, 'scrollY', { value: 300, configurable: true });
+    fireEvent.scroll(window);
+    fireEvent(window, new Event('pagehide'));
+    const saved = JSON.parse(sessionStorage.getItem('scroll-positions')!) as [string, number][];
+    expect(saved.map(([key]) => key)).not.toContain('default');
+    expect(saved.map(([, y]) => y)).toEqual(expect.arrayContaining([1840, 300]));
+    act(() => void navigation.go(-1));
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 1840, left: 0, behavior: 'instant' });
+  });
+});
+
 describe('ScrollRestoration on a page that is still growing', () => {
   let pageHeight: number;
   let grow: () => void;

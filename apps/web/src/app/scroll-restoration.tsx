@@ -13,6 +13,22 @@ const positions = new Map<string, number>(
 );
 
 /**
+ * The key under which the entry on screen keeps its position. React Router's key is 'default' for the
+ * entry of every full load (an address typed, a link from elsewhere, a new tab), so a position saved
+ * under it opened every other address scrolled down (issue 28, defect 2). Such an entry gets a key of
+ * its own in history.state instead: a new load starts without one (at the top), a reload or a Back
+ * into it from another site finds it again.
+ */
+function entryKey(routerKey: string): string {
+  if (routerKey !== 'default') return routerKey;
+  const state = window.history.state as { scrollKey?: string } | null;
+  if (state?.scrollKey) return state.scrollKey;
+  const scrollKey = `load-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  window.history.replaceState({ ...state, scrollKey }, '');
+  return scrollKey;
+}
+
+/**
  * Scrolls without animating: global.css makes scrolling smooth (for in-page links), but a page that
  * comes back should be where it was, not glide there from the top.
  */
@@ -52,10 +68,13 @@ function restore(y: number): () => void {
 
 /**
  * React Router's <ScrollRestoration> for a declarative router: a new page starts at the top, Back and
- * Forward return to where that page was left (also after a reload, from session storage).
+ * Forward return to where that page was left (also after a reload, from session storage); a fresh load
+ * of an address starts at the top.
  */
 export function ScrollRestoration() {
-  const { key, hash } = useLocation();
+  const location = useLocation();
+  const { hash } = location;
+  const key = entryKey(location.key);
   const navigationType = useNavigationType();
   /** The page on screen, set as soon as a new one commits. */
   const current = useRef(key);

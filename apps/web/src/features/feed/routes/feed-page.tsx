@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { MISSING_BANNER_SHOWN } from '@cats/contracts';
 import { Button, buttonClass } from '../../../components/button.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
 import { InfiniteList } from '../../../components/post/infinite-list.tsx';
 import { PostCard } from '../../../components/post/post-card.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
@@ -30,11 +31,8 @@ export default function FeedPage() {
         </p>
       )}
       {feed.isError && !feed.isFetchNextPageError && (
-        <p className="feed-page__error" role="alert">
-          Error: {errorMessage(feed.error)}
-        </p>
+        <LoadError error={feed.error} onRetry={() => void feed.refetch()} />
       )}
-      {!feed.isPending && !feed.data && <p className="feed-page__status">Can&apos;t connect to server</p>}
       {feed.data && !pending && posts.length === 0 && (
         <div className="feed-page__empty">
           <p>No cats in your feed yet.</p>

@@ -1,4 +1,5 @@
 import { Button } from '../../../components/button.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
 import { InfiniteList } from '../../../components/post/infinite-list.tsx';
 import { PostCard } from '../../../components/post/post-card.tsx';
 import { PostGroupShare } from '../../../components/groups/post-group-share.tsx';
@@ -23,13 +24,8 @@ export function ProfilePosts({ userId, own, emptyText }: ProfilePostsProps) {
           Loading pictures...
         </p>
       )}
-      {posts.isError && (
-        <p className="profile-page__error" role="alert">
-          Error: {errorMessage(posts.error)}
-        </p>
-      )}
-      {!posts.isPending && !posts.data && (
-        <p className="profile-page__status">Can&apos;t connect to server</p>
+      {posts.isError && !posts.isFetchNextPageError && (
+        <LoadError error={posts.error} onRetry={() => void posts.refetch()} />
       )}
       {posts.data && items.length === 0 && <p className="profile-page__status">{emptyText}</p>}
       {items.length > 0 && (
@@ -52,6 +48,11 @@ export function ProfilePosts({ userId, own, emptyText }: ProfilePostsProps) {
           isFetchingNextPage={posts.isFetchingNextPage}
           fetchNextPage={posts.fetchNextPage}
         />
+      )}
+      {posts.isFetchNextPageError && (
+        <p className="profile-page__error" role="alert">
+          Error: {errorMessage(posts.error)}
+        </p>
       )}
       {posts.isFetchNextPageError && (
         <Button className="profile-page__retry" onClick={() => void posts.fetchNextPage()}>

@@ -1,5 +1,5 @@
 import { useAuth } from '../../../lib/auth-store.ts';
-import { errorMessage } from '../../../components/post/api/errors.ts';
+import { LoadError } from '../../../components/load-error.tsx';
 import { useMyProfile } from '../../../lib/my-profile.ts';
 import { PictureUpload } from '../components/picture-upload.tsx';
 import { ProfilePicture } from '../components/profile-picture.tsx';
@@ -21,12 +21,7 @@ export default function MyProfilePage() {
             <PictureUpload hasPicture={Boolean(me.profilePicUrl)} />
           </>
         ) : profile.isError ? (
-          <>
-            <p className="profile-page__error" role="alert">
-              Error: {errorMessage(profile.error)}
-            </p>
-            <p className="profile-page__status">Can&apos;t connect to server</p>
-          </>
+          <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
           <p className="profile-page__status" role="status">
             Loading profile...

@@ -3,6 +3,7 @@ import { Navigate, useParams } from 'react-router';
 import type { UserSummary } from '@cats/contracts';
 import { useAuth } from '../../../lib/auth-store.ts';
 import { Button } from '../../../components/button.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
 import { DemoDisabledModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal, logFailure } from '../../../components/post/api/errors.ts';
 import { useBlockUser, useUnblockUser } from '../../../components/post/api/block-user.ts';
@@ -42,12 +43,7 @@ function UserProfile({ userId }: { userId: string }) {
             </span>
           </>
         ) : profile.isError ? (
-          <>
-            <p className="profile-page__error" role="alert">
-              Error: {errorMessage(profile.error)}
-            </p>
-            <p className="profile-page__status">Can&apos;t connect to server</p>
-          </>
+          <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
           <p className="profile-page__status" role="status">
             Loading profile...

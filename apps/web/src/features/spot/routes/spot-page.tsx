@@ -252,6 +252,8 @@ export default function SpotPage() {
             name="file"
             accept={ACCEPT_ATTRIBUTE}
             required
+            // Once cropped, the visible label gives way to the picture: the input keeps a name (axe 'label').
+            aria-label={croppedUrl ? 'Choose another photo' : undefined}
             onChange={(e) => void onFile(e)}
           />
           {croppedUrl ? (
