@@ -25,9 +25,9 @@ async function swControls(page: Page): Promise<void> {
 /** Every photo of the cards on screen has loaded with real pixels (not a broken image). */
 async function cardImagesLoaded(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const images = [...document.querySelectorAll<HTMLImageElement>('article[data-post-id] img')].filter(
-      (img) => img.getBoundingClientRect().top < window.innerHeight,
-    );
+    const images = Array.from(
+      document.querySelectorAll<HTMLImageElement>('article[data-post-id] img'),
+    ).filter((img) => img.getBoundingClientRect().top < window.innerHeight);
     return images.every((img) => img.complete && img.naturalWidth > 0) ? images.length : 0;
   });
 }
