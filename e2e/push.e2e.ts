@@ -116,7 +116,7 @@ describe('push notifications', () => {
       catName: 'Churro',
     });
     const made = browserSubscription(`${service.origin}/push/e2e-owner`);
-    const context = await newContext(browser, server.url);
+    const context = await newContext(browser, server.url, DESKTOP, { serviceWorkers: 'allow' });
     await context.grantPermissions(['notifications'], { origin: server.url });
     await context.addInitScript(stubPushManager, { endpoint: made.endpoint, keys: made.keys });
     const page = await openSettings(context, owner);
@@ -251,7 +251,7 @@ describe('push notifications', () => {
   it('says so when the browser blocks notifications, or cannot receive pushes', async () => {
     const user = await apiUser(server.url, 'pblocked');
     // No permission granted: headless Chromium answers the prompt with 'denied', as a person may.
-    const context = await newContext(browser, server.url);
+    const context = await newContext(browser, server.url, DESKTOP, { serviceWorkers: 'allow' });
     const page = await openSettings(context, user);
     await card(page).getByRole('button', { name: 'Turn on push notifications' }).click();
     await card(page)
@@ -266,7 +266,7 @@ describe('push notifications', () => {
       .waitFor();
     await context.close();
 
-    const without = await newContext(browser, server.url);
+    const without = await newContext(browser, server.url, DESKTOP, { serviceWorkers: 'allow' });
     await without.addInitScript(() => {
       delete (window as { PushManager?: unknown }).PushManager;
     });
@@ -279,7 +279,7 @@ describe('push notifications', () => {
   });
 
   it('shows the demo account the card disabled, with a note', async () => {
-    const context = await newContext(browser, server.url);
+    const context = await newContext(browser, server.url, DESKTOP, { serviceWorkers: 'allow' });
     const page = await openSettings(context, DEMO);
     await card(page).getByText('Push notifications are not available for the demo account.').waitFor();
     expect(await card(page).getByRole('button', { name: 'Turn on push notifications' }).isDisabled()).toBe(

@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { SHARE_TARGET_FIELD, SHARE_TARGET_PATH } from './src/lib/offline-cache-rules.ts';
 
 /**
  * Writes file.br and file.gz beside every text asset of the build, once, at maximum compression; the
@@ -148,8 +150,70 @@ const REACT_ROUTER_PRODUCTION = join(
   'dist/production/index.mjs',
 );
 
+/**
+ * The installable app and its service worker (issue 28). The worker is sw/sw.ts, built to /sw.js with
+ * the build's file list injected for precaching (injectManifest: the caching rules are code we read,
+ * not generated). Registration is the app's own few lines (lib/register-service-worker.ts), not the
+ * plugin's, to keep workbox-window off the landing page's JavaScript.
+ */
+const pwa = () =>
+  VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'sw',
+    filename: 'sw.ts',
+    injectRegister: false,
+    manifestFilename: 'manifest.webmanifest',
+    injectManifest: {
+      // The shell: scripts, styles and the page, plus the icons the manifest and notifications use.
+      // Not the source maps, nor the .gz/.br copies (the server picks those per request).
+      globPatterns: ['**/*.{js,css,html}', 'icons/*.png', 'favicon.svg'],
+      globIgnores: ['sw-push.js'],
+      maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+    },
+    manifest: {
+      name: 'Neighbourhood Cats',
+      short_name: 'Cats',
+      description:
+        'Photograph the cats in your street, share them, and see on a map where they were spotted.',
+      id: '/',
+      start_url: '/feed',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#2f2a4a',
+      background_color: '#f3f0fa',
+      icons: [
+        { src: '/icons/app-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/app-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/app-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+      shortcuts: [
+        {
+          name: 'Snap a cat',
+          short_name: 'Spot',
+          url: '/spot',
+          icons: [{ src: '/icons/app-192.png', sizes: '192x192' }],
+        },
+        {
+          name: 'Explore the map',
+          short_name: 'Explore',
+          url: '/explore',
+          icons: [{ src: '/icons/app-192.png', sizes: '192x192' }],
+        },
+      ],
+      // Android's share sheet: a photo shared to the app opens Spot with it (sw/sw.ts).
+      share_target: {
+        action: SHARE_TARGET_PATH,
+        method: 'POST',
+        enctype: 'multipart/form-data',
+        params: {
+          files: [{ name: SHARE_TARGET_FIELD, accept: ['image/jpeg', 'image/png', '.jpg', '.jpeg', '.png'] }],
+        },
+      },
+    },
+  });
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompress(), bootEntry()],
+  plugins: [react(), precompress(), bootEntry(), pwa()],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] : [],
   },

@@ -1,7 +1,7 @@
 /*
  * Web Push for Neighbourhood Cats (issue 25): shows what the server pushed and opens its page when the
  * notification is tapped. A file of its own so that any service worker can bring it in with
- * importScripts('/sw-push.js'): sw.js today, the Workbox service worker of issue 28 later.
+ * importScripts('/sw-push.js'): the app's Workbox service worker (apps/web/sw/sw.ts, built to /sw.js).
  *
  * The server sends JSON {title, body, url, tag, icon} (apps/server/src/modules/push/push-message.ts):
  * a sentence and a short excerpt, never a location.

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.tsx';
+import { registerServiceWorker } from './lib/register-service-worker.ts';
 import './styles/global.css';
 
 createRoot(document.getElementById('root')!).render(
@@ -8,3 +9,5 @@ createRoot(document.getElementById('root')!).render(
     <AppProviders />
   </StrictMode>,
 );
+
+registerServiceWorker();

@@ -1,7 +1,8 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { onSessionExpired, refreshSession } from '../lib/api-client.ts';
+import { ApiError, onSessionExpired, refreshSession } from '../lib/api-client.ts';
 import { authStore, getPersist } from '../lib/auth-store.ts';
+import { rememberedUser } from '../lib/persist-flag.ts';
 import './persist-login.css';
 
 /**
@@ -9,6 +10,10 @@ import './persist-login.css';
  * session is restored from the refresh cookie before any screen renders, showing 'Loading...'. A failed
  * restore is ignored: the person is simply logged out. Also sends the person to /login, remembering where
  * they were, when a request's token could not be refreshed.
+ *
+ * Issue 28: a restore that failed for want of network is not a logout. The remembered person stays
+ * signed in without a token, their pages come from the service worker's cache, and the session is
+ * restored as soon as the browser is back online (a request's 401 would refresh it too).
  */
 export function PersistLogin() {
   // Decided once per page load: logging out later must not trigger another restore.
@@ -20,8 +25,10 @@ export function PersistLogin() {
     if (!restoring) return;
     let active = true;
     refreshSession()
-      .catch(() => {
-        /* Startup refresh failure: ignored (spec section 8). */
+      .catch((err: unknown) => {
+        // Startup refresh failure: ignored (spec section 8), unless it was only the network.
+        const userId = rememberedUser();
+        if (err instanceof ApiError && err.isNetworkError && userId) authStore.set({ userId });
       })
       .finally(() => {
         if (active) setRestoring(false);
@@ -36,6 +43,22 @@ export function PersistLogin() {
     void navigate('/login', { state: { from: location }, replace: true });
   });
   useEffect(() => onSessionExpired(() => sendToLogin()), []);
+
+  // Back online with a session kept offline: restore it. A refused refresh ends it as usual.
+  const restoreOnline = useEffectEvent(() => {
+    const { accessToken, userId } = authStore.get();
+    if (accessToken || !userId) return;
+    refreshSession().catch((err: unknown) => {
+      if (err instanceof ApiError && err.isNetworkError) return;
+      authStore.clear();
+      sendToLogin();
+    });
+  });
+  useEffect(() => {
+    const onOnline = () => restoreOnline();
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, []);
 
   if (restoring) {
     return (

@@ -135,4 +135,16 @@ describe('api client', () => {
     ).rejects.toMatchObject({ status: 401, message: 'Unauthorized' });
     expect(calls).toEqual([{ path: '/api/login', token: null }]);
   });
+
+  it('keeps the session when the refresh itself cannot reach the server (issue 28: offline reload)', async () => {
+    serve((path) => {
+      if (path === '/api/refresh') throw new TypeError('Failed to fetch');
+      return tokenProblem();
+    });
+    const failure = await api('/api/feed/1').catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ status: null, message: NO_SERVER_RESPONSE });
+    expect(expired).not.toHaveBeenCalled();
+    expect(authStore.get().userId).toBe('u1');
+  });
 });

@@ -38,8 +38,15 @@ let refreshing: Promise<TokenResponse> | null = null;
 export function refreshSession(): Promise<TokenResponse> {
   refreshing ??= (async () => {
     try {
-      // Started by boot.ts while the bundle downloaded, when the page had a remembered session.
-      const res = await takeRefresh();
+      let res: Response;
+      try {
+        // Started by boot.ts while the bundle downloaded, when the page had a remembered session.
+        res = await takeRefresh();
+      } catch {
+        // No network (issue 28): an ApiError without status, so that no caller takes it for an
+        // expired session and logs the person out.
+        throw new ApiError(null, NO_SERVER_RESPONSE);
+      }
       if (!res.ok) throw new ApiError(res.status, await readMessage(res), res.headers);
       const data = (await res.json()) as TokenResponse;
       authStore.set({ accessToken: data.accessToken, userId: data.userId });
@@ -175,7 +182,9 @@ export function apiUpload<T>(
       try {
         const { accessToken } = await refreshSession();
         result = await attempt(accessToken);
-      } catch {
+      } catch (err) {
+        // As in `authorised`: no network is not an expired session.
+        if (err instanceof ApiError && err.isNetworkError) throw err;
         authStore.clear();
         sessionExpiredListeners.forEach((l) => l());
         throw new ApiError(403, 'Your session has expired, please log in again');

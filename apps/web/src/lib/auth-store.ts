@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { forgetUser, getPersist, rememberUser } from './persist-flag.ts';
 
 /**
  * Spec section 3: the access token lives in memory only (never in storage); the refresh token is an
@@ -25,10 +26,13 @@ export const authStore = {
   set(next: Partial<AuthState>) {
     if (next.accessToken) loggedOut = false;
     state = { ...state, ...next };
+    // Kept for an offline reload of a remembered session (persist-flag.ts, issue 28).
+    if (next.accessToken && state.userId && getPersist()) rememberUser(state.userId);
     listeners.forEach((l) => l());
   },
   clear() {
     state = EMPTY;
+    forgetUser();
     listeners.forEach((l) => l());
   },
   /** Clears the session because the person logged out: no refresh brings it back (see loggedOut). */
@@ -42,6 +46,12 @@ export const authStore = {
     return () => listeners.delete(listener);
   },
 };
+
+/**
+ * Whether someone is signed in on this page: with an access token, or (issue 28) offline with a
+ * remembered session that could not be refreshed yet, whose pages the offline cache still has.
+ */
+export const isSignedIn = (auth: AuthState): boolean => auth.accessToken !== null || auth.userId !== null;
 
 export function useAuth(): AuthState {
   return useSyncExternalStore(authStore.subscribe, authStore.get, authStore.get);

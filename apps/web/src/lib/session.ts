@@ -1,5 +1,6 @@
 import { api } from './api-client.ts';
 import { authStore } from './auth-store.ts';
+import { API_CACHE, MEDIA_CACHE, SHARED_PHOTO_CACHE } from './offline-cache-rules.ts';
 
 /**
  * Ends the session on this device (spec section 4): clears the in-memory auth, then asks the server to
@@ -17,9 +18,24 @@ export async function endSession({ accountDeleted = false } = {}): Promise<void>
     // Its code could not be loaded (offline, a new version deployed): logged out all the same.
   }
   authStore.logOut();
+  await forgetOfflineCopies();
   try {
     await api<void>('/api/logout', { anonymous: true });
   } catch (err) {
     console.error('Logout failed:', err instanceof Error ? err.message : err);
+  }
+}
+
+/**
+ * Issue 28: the service worker keeps the pages this person saw (their feed, profiles, posts and
+ * photos) for offline use. They are theirs alone: the next person on this device must not find them.
+ * The app shell (precache) is the same for everyone and stays.
+ */
+export async function forgetOfflineCopies(): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  try {
+    await Promise.all([API_CACHE, MEDIA_CACHE, SHARED_PHOTO_CACHE].map((name) => caches.delete(name)));
+  } catch {
+    // Storage unavailable (private mode): there is nothing kept to forget.
   }
 }

@@ -1,14 +1,13 @@
 import type { PushSubscriptionRequest } from '@cats/contracts';
 import { api } from './api-client.ts';
+import { SERVICE_WORKER_URL } from './register-service-worker.ts';
 
 /**
- * Web Push on this device (issue 25): the service worker (public/sw.js, which imports sw-push.js), the
+ * Web Push on this device (issue 25): the service worker (sw/sw.ts, which imports sw-push.js), the
  * browser's push subscription, and the server's copy of it. Shared by Settings' 'Push notifications'
  * card and by logout, which forgets this device's subscription so that the next person to sign in on
  * it is not shown the previous one's notifications.
  */
-
-const SERVICE_WORKER_URL = '/sw.js';
 
 /** Whether this browser can receive pushes at all (iOS only from a web app on the Home Screen). */
 export function pushSupported(): boolean {

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
+import { OfflineBar } from '../../components/offline-bar.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { ToastRegion } from '../../components/toast.tsx';
-import { useAuth } from '../../lib/auth-store.ts';
+import { isSignedIn, useAuth } from '../../lib/auth-store.ts';
 import { ScrollRestoration } from '../scroll-restoration.tsx';
 import { VisitorNav } from './visitor-nav.tsx';
 import './root-layout.css';
@@ -28,7 +29,7 @@ const FOOTER_PATHS = new Set(['/', '/about', '/goodbye']);
 
 /** The page frame: skip link, top bar with logo and navigation, main region, footer where it belongs. */
 export function RootLayout() {
-  const { accessToken } = useAuth();
+  const member = isSignedIn(useAuth());
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
@@ -49,7 +50,7 @@ export function RootLayout() {
   }, [pathname]);
 
   return (
-    <div className={`app${accessToken ? ' app--member' : ''}`}>
+    <div className={`app${member ? ' app--member' : ''}`}>
       <a className="skip-link" href="#main">
         Skip to main content
       </a>
@@ -59,7 +60,7 @@ export function RootLayout() {
             <Logo size={38} />
             <span className="topbar__name">Neighbourhood Cats</span>
           </Link>
-          {accessToken ? (
+          {member ? (
             <Suspense fallback={<nav className="member-nav" aria-label="Main" />}>
               <MemberNav />
             </Suspense>
@@ -67,6 +68,7 @@ export function RootLayout() {
             <VisitorNav />
           )}
         </div>
+        <OfflineBar />
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="app__main">
         <Outlet />

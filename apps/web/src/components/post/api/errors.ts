@@ -1,5 +1,6 @@
 import { ApiError, NO_SERVER_RESPONSE } from '../../../lib/api-client.ts';
 import { isDemoDisabledError } from '../../message-modal.tsx';
+import { showOfflineWriteToast } from '../../offline-bar.tsx';
 
 /** The demo account's refused writes answer 403 'Feature disabled for demo user' (spec section 6). */
 export const isDemoRefusal = isDemoDisabledError;
@@ -11,7 +12,11 @@ export function errorMessage(err: unknown): string {
   return 'Request failed';
 }
 
-/** Spec section 8: comment and other action failures are logged only. */
+/**
+ * Spec section 8: comment and other action failures are logged only. Issue 28: one that never reached
+ * the server (offline) is also said, so that the person does not believe it saved.
+ */
 export function logFailure(what: string, err: unknown): void {
   console.error(`${what}: ${errorMessage(err)}`);
+  if (err instanceof ApiError && err.isNetworkError) showOfflineWriteToast();
 }

@@ -1,6 +1,7 @@
-import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { useMyProfile } from '../../../lib/my-profile.ts';
+import { takeSharedPhoto } from '../../../lib/shared-photo.ts';
 import { useObjectUrl } from '../../../components/post/crop/use-object-url.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
@@ -90,13 +91,15 @@ export default function SpotPage() {
     inputRef.current?.focus();
   };
 
-  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
+  const onFile = (e: ChangeEvent<HTMLInputElement>) => takeFile(e.target.files?.[0] ?? null);
+
+  /** A picture chosen with the file input, or shared to the app from another one (issue 28). */
+  const takeFile = async (file: File | null) => {
     setCropped(null);
     setOriginal(null);
     if (!file) return;
     if (!isAcceptedImage(file)) {
-      e.target.value = '';
+      if (inputRef.current) inputRef.current.value = '';
       setWrongType(true);
       return;
     }
@@ -108,6 +111,20 @@ export default function SpotPage() {
     setLocation(meta.coordinates ? { ...meta.coordinates, source: 'photo' } : null);
     setOriginal(file);
   };
+
+  // /spot?shared=1: the service worker holds a photo shared from the gallery or camera; go on as if
+  // it had been chosen here (the crop opens). Read once per visit to the address.
+  const shared = search.get('shared') === '1';
+  useEffect(() => {
+    if (!shared) return;
+    let active = true;
+    void takeSharedPhoto().then((file) => {
+      if (active && file) void takeFile(file);
+    });
+    return () => {
+      active = false;
+    };
+  }, [shared]);
 
   const pinnedCat = spotted.data ?? null;
   // The question needs a place to look near, or a cat named in the address.
@@ -250,6 +267,10 @@ export default function SpotPage() {
             className="spot-form__file"
             type="file"
             name="file"
+            // Phones offer the camera beside the gallery for an accept list of image types. Not
+            // `capture`: it opens the camera only, and a cat photographed earlier could no longer be
+            // chosen. Not image/*: the spec takes JPEG and PNG only, and with this list iPhones hand
+            // over their HEIC photos converted to JPEG instead of refused (issue 28).
             accept={ACCEPT_ATTRIBUTE}
             required
             // Once cropped, the visible label gives way to the picture: the input keeps a name (axe 'label').
