@@ -46,7 +46,8 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profiles'],
         security,
-        summary: "Another user's profile: picture, how many of their pictures the caller can see, member since",
+        summary:
+          "Another user's profile: picture, how many of their pictures the caller can see, member since",
         params: z.object({ userid: z.string() }),
         response: { 200: userProfileResponseSchema },
       },
