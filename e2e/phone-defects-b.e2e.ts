@@ -69,7 +69,7 @@ describe('phone defects 6-8', () => {
     });
     // The viewer hid one: neither listed nor counted for them.
     await apiCall(server.url, viewer.accessToken, `/api/posts/hidePost/${hidden._id}`, {
-      method: 'POST',
+      method: 'PUT',
       body: JSON.stringify({}),
     });
     const profile = await apiCall<UserProfileResponse>(

@@ -14,7 +14,10 @@ export interface SignedOutState {
  */
 export function HomeRoute({ landing }: { landing: ReactNode }) {
   const { accessToken } = useAuth();
-  const state = useLocation().state as Partial<SignedOutState> | null;
-  if (accessToken && !state?.signedOut) return <Navigate to="/feed" replace />;
+  const location = useLocation();
+  const state = location.state as Partial<SignedOutState> | null;
+  // Keyed by the visit: navigations render in transitions, so a second visit of / (the logo tapped
+  // while the feed still loads) can find this Navigate still mounted, whose effect would not run again.
+  if (accessToken && !state?.signedOut) return <Navigate key={location.key} to="/feed" replace />;
   return landing;
 }

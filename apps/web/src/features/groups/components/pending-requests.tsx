@@ -44,12 +44,14 @@ function PendingRequest({
         disabled={cancel.isPending}
         aria-label={`Cancel request to join ${group.groupName}`}
         onClick={() =>
-          cancel.mutate(group._id, {
-            onSuccess: ({ message }) => onResult(message),
+          // The promise, not mutate's callbacks: the row unmounts as soon as the list drops the
+          // request, and TanStack Query skips the callbacks of an unmounted caller.
+          cancel.mutateAsync(group._id).then(
+            ({ message }) => onResult(message),
             // A request answered or withdrawn meanwhile: the server says so in a sentence of its own.
-            onError: (err) =>
+            (err: unknown) =>
               onResult(err instanceof ApiError && err.status === 404 ? err.message : groupErrorMessage(err)),
-          })
+          )
         }
       >
         Cancel request
