@@ -118,7 +118,7 @@ describe('phone defects 6-8', () => {
 
     // Block asks first, then the profile says so; the server answers 404 from then on.
     await head.getByRole('button', { name: 'Block' }).click();
-    const confirm = page.getByRole('dialog', { name: `Block ${author.username}?` });
+    const confirm = page.getByRole('alertdialog', { name: `Block ${author.username}?` });
     await confirm.getByRole('button', { name: 'Block', exact: true }).click();
     await page.getByText(`You blocked ${author.username}.`, { exact: true }).waitFor();
     const res = await fetch(`${server.url}/api/profile/getUserProfile/${author.userId}`, {
