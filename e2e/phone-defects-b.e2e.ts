@@ -120,7 +120,8 @@ describe('phone defects 6-8', () => {
     await head.getByRole('button', { name: 'Block' }).click();
     const confirm = page.getByRole('alertdialog', { name: `Block ${author.username}?` });
     await confirm.getByRole('button', { name: 'Block', exact: true }).click();
-    await page.getByText(`You blocked ${author.username}.`, { exact: true }).waitFor();
+    // The profile says so (the toast with Undo says it too).
+    await head.getByText(`You blocked ${author.username}.`, { exact: true }).waitFor();
     const res = await fetch(`${server.url}/api/profile/getUserProfile/${author.userId}`, {
       headers: { authorization: `Bearer ${viewer.accessToken}` },
     });
