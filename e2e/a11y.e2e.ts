@@ -215,7 +215,8 @@ describe('accessibility', () => {
     await page.keyboard.type(member.password);
     await tabTo(page, 'the Log In button', () => document.activeElement?.textContent?.trim() === 'Log In');
     await page.keyboard.press('Enter');
-    await page.waitForURL((url) => url.pathname === '/');
+    // Login's default destination is /, which sends members on to their feed (issue 28, point 8).
+    await page.waitForURL((url) => url.pathname === '/feed');
     await page.getByRole('link', { name: 'Feed' }).first().waitFor();
   });
 

@@ -84,7 +84,8 @@ describe('accounts in the browser', () => {
 
     // The account works.
     await loginThroughUi(page, user.email, user.password);
-    expect(new URL(page.url()).pathname).toBe('/');
+    // Login's default destination is /, which sends members on to their feed (issue 28, point 8).
+    await page.waitForURL((url) => url.pathname === '/feed');
     await page.context().close();
   });
 
@@ -138,9 +139,9 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await expect.poll(() => error.count()).toBe(0);
 
-    // Without 'Remember me': logged in until the page reloads.
+    // Without 'Remember me': logged in until the page reloads. / sends members to the feed (issue 28).
     await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await page.waitForURL((url) => url.pathname === '/feed');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Feed' }).waitFor();
     expect(await page.getByLabel('Email').count()).toBe(0);
     await page.goto('/profile/settings');

@@ -111,12 +111,17 @@ describe('groups', () => {
 
     await nameInput.fill('Garden Cats');
     await pageA.getByRole('button', { name: 'Create group' }).click();
+    // Creating opens the new group's page, where the result modal tells the code (issue 28).
+    await pageA.waitForURL(/\/groups\/[0-9a-f-]{36}$/);
     const created = await modalText(pageA);
     const code = /GardenCats-[0-9A-Z]{4}-[0-9A-Z]{4}/.exec(created)?.[0];
     expect(code, created).toMatch(/^GardenCats-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    const groupId = new URL(pageA.url()).pathname.split('/').pop()!;
+    await pageA.getByRole('heading', { name: 'Garden Cats', level: 1 }).waitFor();
+    await pageA.getByRole('link', { name: '← All groups' }).click();
     const ownedLink = pageA.getByRole('link', { name: /Garden Cats\s*Owner/ });
     await ownedLink.waitFor();
-    const groupId = (await ownedLink.getAttribute('href'))!.split('/').pop()!;
+    expect(await ownedLink.getAttribute('href')).toBe(`/groups/${groupId}`);
     await screenshot(pageA, 'groups-1280');
     await fullPage(pageA, 'groups-1280-full');
 

@@ -25,6 +25,8 @@ export const GROUP_MESSAGES = {
   groupNotFound: 'Group not found',
   ownerOnly: 'Only the owner of the group can do that',
   requestNotFound: 'No pending request from that user',
+  ownRequestNotFound: 'You have no pending request to join that group',
+  requestCancelled: 'Request cancelled',
   memberNotFound: 'That user is not a member of the group',
   ownerCannotLeave: 'The owner cannot leave the group; delete the group instead',
   requestAccepted: 'Request accepted',

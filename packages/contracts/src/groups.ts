@@ -104,3 +104,14 @@ export type GroupMapResponse = z.infer<typeof groupMapResponseSchema>;
 /** PUT /api/posts/{postId}/groups: the full set of groups the post is shared with afterwards. */
 export const sharePostResponseSchema = z.object({ groupIds: z.array(z.string()) });
 export type SharePostResponse = z.infer<typeof sharePostResponseSchema>;
+
+/** One of the caller's own join requests that the group's owner has not answered yet (issue 28, point 7). */
+export const ownJoinRequestSchema = z.object({
+  group: groupSummarySchema,
+  requestedAt: z.string(),
+});
+export type OwnJoinRequest = z.infer<typeof ownJoinRequestSchema>;
+
+/** GET /api/groups/requests: the caller's pending join requests, newest first. */
+export const ownJoinRequestsResponseSchema = z.object({ requests: z.array(ownJoinRequestSchema) });
+export type OwnJoinRequestsResponse = z.infer<typeof ownJoinRequestsResponseSchema>;

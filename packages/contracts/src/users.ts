@@ -21,6 +21,18 @@ export const profileResponseSchema = z.object({
 });
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
 
+/** GET /api/profile/getUserProfile/{userid}: another user's profile header (issue 28, point 6). */
+export const userProfileResponseSchema = profileResponseSchema.extend({
+  /**
+   * How many of their pictures the viewer can see on the profile: live (not in the trash), not
+   * moderated away and not hidden by the viewer, so it matches the list below the header.
+   */
+  postCount: z.number().int().nonnegative(),
+  /** When they signed up (ISO 8601); absent for the demo viewer, to whom people are anonymised. */
+  memberSince: z.string().optional(),
+});
+export type UserProfileResponse = z.infer<typeof userProfileResponseSchema>;
+
 /** Own profile also carries the account's private settings. */
 export const myProfileResponseSchema = profileResponseSchema.extend({
   email: z.string(),

@@ -315,6 +315,12 @@ const ROWS: Row[] = [
     scene: simple(() => json('GET', '/api/groups')),
   },
   {
+    route: 'GET /api/groups/requests',
+    // Each caller reads only their own pending requests (issue 28).
+    expect: guarded(200, 200, 200),
+    scene: simple(() => json('GET', '/api/groups/requests')),
+  },
+  {
     route: 'GET /api/groups/:groupId',
     expect: guarded(404, 404, 200),
     scene: withGroup((g) => json('GET', `/api/groups/${g._id}`)),
@@ -591,6 +597,22 @@ const ROWS: Row[] = [
         owner,
         ownerIds: [owner.user.id, group._id],
         request: () => json('DELETE', `/api/groups/${group._id}/members/${member.user.id}`),
+      };
+    },
+  },
+  {
+    route: 'DELETE /api/groups/:groupId/request',
+    // The owner here is the one who asked to join (issue 28): only they can withdraw their request;
+    // anyone else has no request there to cancel.
+    expect: guarded(404, 403, 200),
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      const group = await createGroup(ctx.t.app, (await ctx.person()).headers, 'Their street');
+      await call(ctx.t.app, owner.headers, 'POST', '/api/groups/joinGroup', { submitData: group.code });
+      return {
+        owner,
+        ownerIds: [owner.user.id, group._id],
+        request: () => json('DELETE', `/api/groups/${group._id}/request`),
       };
     },
   },

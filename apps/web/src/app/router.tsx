@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { HomeRoute } from './home-route.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 import { PersistLogin } from './persist-login.tsx';
 import { RequireAuth } from './require-auth.tsx';
@@ -45,6 +46,15 @@ const memberPage = (load: () => ScreenModule): Pick<RouteObject, 'element'> => {
   return { element };
 };
 
+const landing = page(() => import('../features/landing/routes/landing-page.tsx'));
+
+/** The home page: the landing for visitors, the feed for members (HomeRoute); the same early preload. */
+const home = (): Pick<RouteObject, 'element'> => {
+  const element = <HomeRoute landing={landing.element} />;
+  preloads.set(element, () => preloads.get(landing.element as object)?.());
+  return { element };
+};
+
 /** Every URL of the spec (section 2), in one place. */
 export const routes: RouteObject[] = [
   {
@@ -54,7 +64,9 @@ export const routes: RouteObject[] = [
         path: '/',
         element: <RootLayout />,
         children: [
-          { index: true, ...page(() => import('../features/landing/routes/landing-page.tsx')) },
+          { index: true, ...home() },
+          // The landing page for everyone, members included (linked from About; issue 28, point 8).
+          { path: 'welcome', ...landing },
           { path: 'login', ...page(() => import('../features/auth/routes/login-page.tsx')) },
           { path: 'signup', ...page(() => import('../features/auth/routes/signup-page.tsx')) },
           { path: 'goodbye', ...page(() => import('../features/auth/routes/goodbye-page.tsx')) },

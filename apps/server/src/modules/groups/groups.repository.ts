@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { GroupRole } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { groupMembers, groups, joinRequests, postGroups, posts, users } from '../../db/schema/index.ts';
@@ -132,6 +132,19 @@ export async function listJoinRequests(db: Executor, groupId: string): Promise<R
     .innerJoin(users, eq(users.id, joinRequests.userId))
     .where(eq(joinRequests.groupId, groupId))
     .orderBy(asc(joinRequests.createdAt), asc(users.id));
+}
+
+/** The user's own requests still waiting for an answer, newest first (issue 28, point 7). */
+export async function listOwnJoinRequests(
+  db: Executor,
+  userId: string,
+): Promise<{ groupId: string; groupName: string; requestedAt: Date }[]> {
+  return db
+    .select({ groupId: groups.id, groupName: groups.name, requestedAt: joinRequests.createdAt })
+    .from(joinRequests)
+    .innerJoin(groups, eq(groups.id, joinRequests.groupId))
+    .where(eq(joinRequests.userId, userId))
+    .orderBy(desc(joinRequests.createdAt), asc(groups.id));
 }
 
 /** False when the request already existed (the primary key keeps it single). */

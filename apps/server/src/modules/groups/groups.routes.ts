@@ -14,6 +14,7 @@ import {
   groupUserParamsSchema,
   joinGroupRequestSchema,
   messageResponseSchema,
+  ownJoinRequestsResponseSchema,
   pagedPostsResponseSchema,
   regenerateCodeResponseSchema,
   removeMemberResponseSchema,
@@ -88,6 +89,35 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => groups.requestToJoin(deps, caller(request), request.body.submitData, request.ip),
+  );
+
+  app.get(
+    '/groups/requests',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The caller's own join requests that the groups' owners have not answered yet",
+        response: { 200: ownJoinRequestsResponseSchema },
+      },
+    },
+    async (request) => groups.listOwnRequests(deps, caller(request)),
+  );
+
+  app.delete(
+    '/groups/:groupId/request',
+    {
+      onRequest: refuseDemo,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Cancel the caller's own pending request to join the group; the owner's notification about it goes too",
+        params: groupParamsSchema,
+        response: { 200: messageResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => groups.cancelRequest(deps, caller(request), request.params.groupId),
   );
 
   app.get(

@@ -9,6 +9,7 @@ import {
   type GroupRole,
   type GroupsResponse,
   type MessageResponse,
+  type OwnJoinRequestsResponse,
   type PagedPostsResponse,
   type RegenerateCodeResponse,
   type SharePostResponse,
@@ -186,6 +187,40 @@ export async function requestToJoin(
   });
   if (!sent) throw badRequest(GROUP_MESSAGES.alreadyRequested);
   return { message: GROUP_MESSAGES.requestSent };
+}
+
+/** The caller's requests still waiting for an answer, so the Groups screen can show them (issue 28). */
+export async function listOwnRequests(
+  deps: GroupsDeps,
+  viewer: AuthContext,
+): Promise<OwnJoinRequestsResponse> {
+  const rows = await repo.listOwnJoinRequests(deps.db, viewer.userId);
+  return {
+    requests: rows.map((r) => ({
+      group: { _id: r.groupId, groupName: r.groupName },
+      requestedAt: r.requestedAt.toISOString(),
+    })),
+  };
+}
+
+/**
+ * The caller withdraws their own request. The owner's entry about it goes in the same transaction, as
+ * when the owner answers it: a withdrawn request leaves nothing to act on (issue 25).
+ */
+export async function cancelRequest(
+  deps: GroupsDeps,
+  viewer: AuthContext,
+  rawGroupId: string,
+): Promise<MessageResponse> {
+  if (!isUuid(rawGroupId)) throw notFound(GROUP_MESSAGES.ownRequestNotFound);
+  const groupId = normaliseId(rawGroupId);
+  const cancelled = await deps.db.transaction(async (tx) => {
+    if (!(await repo.deleteJoinRequest(tx, groupId, viewer.userId))) return false;
+    await notifications.removeNotifications(tx, { type: 'join_request', actorId: viewer.userId, groupId });
+    return true;
+  });
+  if (!cancelled) throw notFound(GROUP_MESSAGES.ownRequestNotFound);
+  return { message: GROUP_MESSAGES.requestCancelled };
 }
 
 // ---------------------------------------------------------------------------------------------------

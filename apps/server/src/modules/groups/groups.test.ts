@@ -11,9 +11,17 @@ import {
   type GroupDetail,
   type GroupMapResponse,
   type GroupsResponse,
+  type OwnJoinRequestsResponse,
   type PagedPostsResponse,
 } from '@cats/contracts';
-import { groupMembers, groups, joinRequests, postGroups, posts } from '../../db/schema/index.ts';
+import {
+  groupMembers,
+  groups,
+  joinRequests,
+  notifications,
+  postGroups,
+  posts,
+} from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { codeBase, generateCode } from './groups.service.ts';
@@ -247,6 +255,106 @@ describe('groups', () => {
     });
   });
 
+  describe("the requester's own pending requests (issue 28)", () => {
+    /** The groups of the owner's join_request entries about `asker`, straight from the table. */
+    const joinEntries = async (recipient: { id: string }, asker: { id: string }) =>
+      (
+        await t.db
+          .select({
+            groupId: notifications.groupId,
+            actorId: notifications.actorId,
+            type: notifications.type,
+          })
+          .from(notifications)
+          .where(eq(notifications.recipientId, recipient.id))
+      )
+        .filter((n) => n.type === 'join_request' && n.actorId === asker.id)
+        .map((n) => n.groupId);
+
+    it("lists them newest first; cancelling one removes it and the owner's notification about it", async () => {
+      const a = await createUser(t.db);
+      const b = await createUser(t.db);
+      const first = await createGroup(a, 'First street');
+      const second = await createGroup(a, 'Second street');
+      expect(await call(b, 'GET', '/api/groups/requests')).toEqual({ status: 200, body: { requests: [] } });
+      await call(b, 'POST', '/api/groups/joinGroup', { submitData: first.code });
+      await call(b, 'POST', '/api/groups/joinGroup', { submitData: second.code });
+
+      const listed = await call<OwnJoinRequestsResponse>(b, 'GET', '/api/groups/requests');
+      expect(listed.status).toBe(200);
+      expect(listed.body.requests.map((r) => r.group)).toEqual([
+        { _id: second._id, groupName: 'Second street' },
+        { _id: first._id, groupName: 'First street' },
+      ]);
+      expect(Number.isNaN(Date.parse(listed.body.requests[0]!.requestedAt))).toBe(false);
+      // The owner sees neither: they asked nothing.
+      expect((await call<OwnJoinRequestsResponse>(a, 'GET', '/api/groups/requests')).body.requests).toEqual(
+        [],
+      );
+      expect((await joinEntries(a, b)).sort()).toEqual([first._id, second._id].sort());
+
+      const cancelled = await call(b, 'DELETE', `/api/groups/${first._id}/request`);
+      expect(cancelled).toEqual({ status: 200, body: { message: GROUP_MESSAGES.requestCancelled } });
+      expect(
+        (await call<OwnJoinRequestsResponse>(b, 'GET', '/api/groups/requests')).body.requests.map(
+          (r) => r.group._id,
+        ),
+      ).toEqual([second._id]);
+      expect(await joinEntries(a, b)).toEqual([second._id]);
+      const detail = await call<GroupDetail>(a, 'GET', `/api/groups/${first._id}`);
+      expect(detail.body.pendingRequests).toEqual([]);
+
+      // Once is enough; asking again afterwards works.
+      expect(await call(b, 'DELETE', `/api/groups/${first._id}/request`)).toEqual({
+        status: 404,
+        body: { message: GROUP_MESSAGES.ownRequestNotFound },
+      });
+      expect((await call(b, 'POST', '/api/groups/joinGroup', { submitData: first.code })).status).toBe(200);
+      expect((await joinEntries(a, b)).sort()).toEqual([first._id, second._id].sort());
+    });
+
+    it("cancels only the caller's own request: others, members and bad ids get 404 and change nothing", async () => {
+      const a = await createUser(t.db);
+      const b = await createUser(t.db);
+      const m = await createUser(t.db);
+      const group = await groupWith(a, 'Only mine', [m]);
+      await call(b, 'POST', '/api/groups/joinGroup', { submitData: group.code });
+      const notFound = { status: 404, body: { message: GROUP_MESSAGES.ownRequestNotFound } };
+      // The owner, a member and a stranger have no request of their own there.
+      for (const who of [a, m, stranger]) {
+        expect(await call(who, 'DELETE', `/api/groups/${group._id}/request`)).toEqual(notFound);
+      }
+      for (const id of [...MALFORMED.map(encodeURIComponent), UNKNOWN]) {
+        expect(await call(b, 'DELETE', `/api/groups/${id}/request`)).toEqual(notFound);
+      }
+      const rows = await t.db.select().from(joinRequests).where(eq(joinRequests.groupId, group._id));
+      expect(rows.map((r) => r.userId)).toEqual([b.id]);
+      expect(await joinEntries(a, b)).toEqual([group._id]);
+      expect((await call<GroupDetail>(m, 'GET', `/api/groups/${group._id}`)).status).toBe(200);
+      // Upper-case ids are the same UUID.
+      expect((await call(b, 'DELETE', `/api/groups/${group._id.toUpperCase()}/request`)).status).toBe(200);
+    });
+
+    it('an answered request is no longer listed', async () => {
+      const a = await createUser(t.db);
+      const b = await createUser(t.db);
+      const group = await groupWith(a, 'Answered', [b]);
+      expect((await call<OwnJoinRequestsResponse>(b, 'GET', '/api/groups/requests')).body.requests).toEqual(
+        [],
+      );
+      expect((await call(b, 'DELETE', `/api/groups/${group._id}/request`)).status).toBe(404);
+    });
+
+    it('needs a token', async () => {
+      for (const [method, url] of [
+        ['GET', '/api/groups/requests'],
+        ['DELETE', `/api/groups/${UNKNOWN}/request`],
+      ] as const) {
+        expect((await t.app.inject({ method, url })).statusCode).toBe(401);
+      }
+    });
+  });
+
   describe('members, leaving, codes and deletion', () => {
     it('the owner removes a member; a member cannot remove others; the owner cannot leave', async () => {
       const a = await createUser(t.db);
@@ -379,6 +487,10 @@ describe('groups', () => {
         status: 200,
         body: { ownedGroups: [], memberGroups: [] },
       });
+      expect(await call(demo, 'GET', '/api/groups/requests')).toEqual({
+        status: 200,
+        body: { requests: [] },
+      });
       const post = await createPost(t.db, DEMO_USER_ID);
       for (const [method, url, payload] of [
         ['POST', '/api/groups/createGroup', { submitData: 'Demo group' }],
@@ -388,6 +500,7 @@ describe('groups', () => {
         ['DELETE', `/api/groups/${group._id}/members/${owner.id}`, undefined],
         ['POST', `/api/groups/${group._id}/code`, undefined],
         ['DELETE', `/api/groups/${group._id}`, undefined],
+        ['DELETE', `/api/groups/${group._id}/request`, undefined],
         ['PUT', `/api/posts/${post.id}/groups`, { groupIds: [group._id] }],
       ] as const) {
         const res = await call(demo, method, url, payload);

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
-import { users } from '../../db/schema/index.ts';
-import { notBlockedWith } from '../social/visibility.ts';
+import { posts, users } from '../../db/schema/index.ts';
+import { notBlockedWith, postVisibleTo } from '../social/visibility.ts';
 
 export interface ProfileRow {
   id: string;
@@ -40,17 +40,26 @@ export async function findProfile(
   return row ?? null;
 }
 
-/** The user as the viewer may see them: null when unknown or when either blocked the other. */
+/**
+ * The user as the viewer may see them: null when unknown or when either blocked the other. postCount
+ * counts the pictures their profile lists to this viewer (postVisibleTo: not trashed, not hidden by
+ * the viewer, not moderated away), so the header's number matches the list under it.
+ */
 export async function findVisibleProfile(
   ex: Executor,
   userId: string,
   viewerId: string,
-): Promise<ProfileRow | null> {
+): Promise<(ProfileRow & { createdAt: Date; postCount: number }) | null> {
   const [row] = await ex
-    .select(profileColumns)
+    .select({ ...profileColumns, createdAt: users.createdAt })
     .from(users)
     .where(and(eq(users.id, userId), notBlockedWith(viewerId, users.id)));
-  return row ?? null;
+  if (!row) return null;
+  const [counted] = await ex
+    .select({ postCount: count() })
+    .from(posts)
+    .where(and(eq(posts.userId, userId), postVisibleTo(viewerId)));
+  return { ...row, postCount: counted?.postCount ?? 0 };
 }
 
 /**

@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { myProfileResponseSchema, profileResponseSchema, updatePictureResponseSchema } from '@cats/contracts';
+import {
+  myProfileResponseSchema,
+  updatePictureResponseSchema,
+  userProfileResponseSchema,
+} from '@cats/contracts';
 import { badRequest } from '../../lib/http-errors.ts';
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import * as profiles from './profiles.service.ts';
@@ -42,9 +46,10 @@ export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['profiles'],
         security,
-        summary: "Another user's profile",
+        summary:
+          "Another user's profile: picture, how many of their pictures the caller can see, member since",
         params: z.object({ userid: z.string() }),
-        response: { 200: profileResponseSchema },
+        response: { 200: userProfileResponseSchema },
       },
     },
     async (request) => profiles.getUserProfile(deps, caller(request), request.params.userid),

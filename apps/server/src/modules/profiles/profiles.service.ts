@@ -2,7 +2,7 @@ import {
   AVATAR_WIDTHS,
   isUuid,
   type MyProfileResponse,
-  type ProfileResponse,
+  type UserProfileResponse,
   type Role,
 } from '@cats/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -51,11 +51,16 @@ export async function getUserProfile(
   deps: ProfilesDeps,
   viewer: AuthContext,
   rawUserId: string,
-): Promise<ProfileResponse> {
+): Promise<UserProfileResponse> {
   if (!isUuid(rawUserId)) throw notFound(PROFILE_MESSAGES.userNotFound);
   const row = await repo.findVisibleProfile(deps.db, rawUserId.toLowerCase(), viewer.userId);
   if (!row) throw notFound(PROFILE_MESSAGES.userNotFound);
-  return toUserSummary(viewer, row, deps.publicBase);
+  return {
+    ...toUserSummary(viewer, row, deps.publicBase),
+    postCount: row.postCount,
+    // The demo viewer sees people anonymised (spec section 6): a sign-up date would help tell them apart.
+    ...(viewer.isDemo ? {} : { memberSince: row.createdAt.toISOString() }),
+  };
 }
 
 /** Deletes a picture's files unless some user still shows them; a failure leaves an orphan for the sweep. */

@@ -5,10 +5,10 @@ import { ANONYMISED_USERNAME, DEMO_EMAIL, DEMO_USER_ID, DEMO_USERNAME } from '@c
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blocks, users } from '../../db/schema/index.ts';
+import { blocks, hiddenPosts, users } from '../../db/schema/index.ts';
 import { FILE_TOO_LARGE_MESSAGE } from '../../media/upload-spool.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
-import { authHeader, createUser, type CreatedUser } from '../../../test/factories.ts';
+import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 
 /** A real photo-like image: a gradient with a coloured block, so distinct seeds give distinct bytes. */
 async function makeImage(format: 'jpeg' | 'png', width: number, height: number, seed = 0): Promise<Buffer> {
@@ -118,17 +118,48 @@ describe('profiles', () => {
     it("answers another user's public profile without private fields", async () => {
       const res = await get(alice.id, `/api/profile/getUserProfile/${bob.id}`);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ _id: bob.id, username: bob.username });
+      const memberSince = bob.createdAt.toISOString();
+      expect(res.json()).toEqual({ _id: bob.id, username: bob.username, postCount: 0, memberSince });
       // Upper-case ids are the same UUID.
       const upper = await get(alice.id, `/api/profile/getUserProfile/${bob.id.toUpperCase()}`);
-      expect(upper.json()).toEqual({ _id: bob.id, username: bob.username });
+      expect(upper.json()).toEqual({ _id: bob.id, username: bob.username, postCount: 0, memberSince });
     });
 
-    it("shows the demo viewer 'Anonymised for demo'", async () => {
+    it("shows the demo viewer 'Anonymised for demo', with the count but not the sign-up date", async () => {
       const res = await get(DEMO_USER_ID, `/api/profile/getUserProfile/${bob.id}`);
-      expect(res.json()).toEqual({ _id: bob.id, username: ANONYMISED_USERNAME });
+      expect(res.json()).toEqual({ _id: bob.id, username: ANONYMISED_USERNAME, postCount: 0 });
       const own = await get(DEMO_USER_ID, `/api/profile/getUserProfile/${DEMO_USER_ID}`);
-      expect(own.json()).toEqual({ _id: DEMO_USER_ID, username: DEMO_USERNAME });
+      expect(own.json()).toMatchObject({ _id: DEMO_USER_ID, username: DEMO_USERNAME });
+      expect(own.json()).not.toHaveProperty('memberSince');
+    });
+
+    it('counts only the pictures the viewer can see on that profile, as the list shows them', async () => {
+      const author = await createUser(t.db);
+      const viewer = await createUser(t.db);
+      const count = async (who: string) =>
+        ((await get(who, `/api/profile/getUserProfile/${author.id}`)).json() as { postCount: number })
+          .postCount;
+      const listed = async (who: string) =>
+        (
+          (await get(who, `/api/profile/getPosts?user=${author.id}&pagenum=1`)).json() as {
+            posts: unknown[];
+          }
+        ).posts.length;
+
+      const hidden = await createPost(t.db, author.id);
+      await createPost(t.db, author.id);
+      await createPost(t.db, author.id, { deletedAt: new Date() });
+      await createPost(t.db, author.id, { moderation: 'removed' });
+      await createPost(t.db, author.id, { moderation: 'pending_review' });
+      // Someone else's pictures are not theirs.
+      await createPost(t.db, viewer.id);
+      await t.db.insert(hiddenPosts).values({ userId: viewer.id, postId: hidden.id });
+
+      // The viewer hid one: it is neither listed nor counted for them, and still is for others.
+      expect(await count(viewer.id)).toBe(1);
+      expect(await listed(viewer.id)).toBe(1);
+      expect(await count(alice.id)).toBe(2);
+      expect(await listed(alice.id)).toBe(2);
     });
 
     it('answers 404 for unknown, malformed and deleted users', async () => {

@@ -25,7 +25,7 @@ const MemberNav = lazy(async () => {
 });
 
 /** Screens that end with the site footer: the public, informational ones. */
-const FOOTER_PATHS = new Set(['/', '/about', '/goodbye']);
+const FOOTER_PATHS = new Set(['/', '/welcome', '/about', '/goodbye']);
 
 /** The page frame: skip link, top bar with logo and navigation, main region, footer where it belongs. */
 export function RootLayout() {

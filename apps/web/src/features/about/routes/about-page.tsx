@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { Logo } from '../../../components/logo.tsx';
 import { SITE_AUTHOR } from '../../../components/site-footer.tsx';
 import './about-page.css';
@@ -21,6 +22,10 @@ export default function AboutPage() {
         <h1>About Neighbourhood Cats</h1>
         <p className="about__lead">
           A free place to share the cats of your street, and to see where they were spotted.
+        </p>
+        {/* Members who open / go to their feed (issue 28): the landing page stays here for them. */}
+        <p>
+          <Link to="/welcome">See the welcome page</Link>, with what the app does and pictures of its screens.
         </p>
       </header>
 

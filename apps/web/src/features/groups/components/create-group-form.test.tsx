@@ -1,8 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes, useLocation, useParams } from 'react-router';
 import { GROUP_MESSAGES } from '@cats/contracts';
-import { CreateGroupForm } from './create-group-form.tsx';
+import { CreateGroupForm, type CreatedGroupState } from './create-group-form.tsx';
+
+/** Stands in for the group page: shows where the form went and what it carried. */
+function GroupProbe() {
+  const { groupId } = useParams();
+  const state = useLocation().state as CreatedGroupState | null;
+  return (
+    <p data-testid="group-page">
+      {groupId}: {state?.created}
+    </p>
+  );
+}
 
 function setup() {
   const onResult = vi.fn();
@@ -22,7 +34,12 @@ function setup() {
   vi.stubGlobal('fetch', fetchMock);
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { mutations: { retry: false } } })}>
-      <CreateGroupForm onResult={onResult} />
+      <MemoryRouter initialEntries={['/groups']}>
+        <Routes>
+          <Route path="/groups" element={<CreateGroupForm onResult={onResult} />} />
+          <Route path="/groups/:groupId" element={<GroupProbe />} />
+        </Routes>
+      </MemoryRouter>
     </QueryClientProvider>,
   );
   const submit = (name: string) => {
@@ -48,10 +65,27 @@ describe('CreateGroupForm', () => {
     },
   );
 
-  it('sends a visible name', async () => {
+  it("sends a visible name, then opens the new group's page with the result for its modal", async () => {
     const { onResult, fetchMock, submit } = setup();
     submit(' Our street ');
-    await waitFor(() => expect(onResult).toHaveBeenCalledWith('created'));
+    const page = await screen.findByTestId('group-page');
+    expect(page.textContent).toBe('g1: created');
     expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(onResult).not.toHaveBeenCalled();
+  });
+
+  it('stays on the form and shows the refusal when creating fails', async () => {
+    const { onResult, fetchMock, submit } = setup();
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(
+        new Response(JSON.stringify({ message: GROUP_MESSAGES.nameTooLong }), {
+          status: 400,
+          headers: { 'content-type': 'application/json' },
+        }),
+      ),
+    );
+    submit('Our street');
+    await waitFor(() => expect(onResult).toHaveBeenCalledWith(GROUP_MESSAGES.nameTooLong));
+    expect(screen.queryByTestId('group-page')).toBeNull();
   });
 });

@@ -1,14 +1,24 @@
 import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { GROUP_MESSAGES, GROUP_NAME_MAX, hasVisibleCharacter } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { useCreateGroup } from '../api/create-group.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 
-/** Create a group: the creator becomes its owner and gets a code to share. */
+/** What the new group's page shows on arrival: the result modal with its code (spec section 2). */
+export interface CreatedGroupState {
+  created: string;
+}
+
+/**
+ * Create a group: the creator becomes its owner and lands on its page (issue 28, point 7), where the
+ * result modal tells the code to share.
+ */
 export function CreateGroupForm({ onResult }: { onResult: (message: string) => void }) {
   const [name, setName] = useState('');
   const create = useCreateGroup();
+  const navigate = useNavigate();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // The server refuses it too (the contracts' rule); answered here without a round trip.
@@ -17,9 +27,10 @@ export function CreateGroupForm({ onResult }: { onResult: (message: string) => v
       return;
     }
     create.mutate(name.trim(), {
-      onSuccess: ({ message }) => {
+      onSuccess: ({ message, group }) => {
         setName('');
-        onResult(message);
+        const state: CreatedGroupState = { created: message };
+        void navigate(`/groups/${group._id}`, { state });
       },
       onError: (err) => onResult(groupErrorMessage(err)),
     });

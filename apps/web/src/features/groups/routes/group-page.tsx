@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 import { useGroup } from '../api/get-group.ts';
+import type { CreatedGroupState } from '../components/create-group-form.tsx';
 import { GroupActions } from '../components/group-actions.tsx';
 import { GroupCode } from '../components/group-code.tsx';
 import { GroupFeed } from '../components/group-feed.tsx';
@@ -20,7 +21,16 @@ export default function GroupPage() {
   const { groupId = '' } = useParams();
   const group = useGroup(groupId);
   const [view, setView] = useState<View>('feed');
-  const [result, setResult] = useState<string | null>(null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  // A group just created arrives with its result (and code) for the modal.
+  const created = (location.state as Partial<CreatedGroupState> | null)?.created ?? null;
+  const [result, setResult] = useState<string | null>(created);
+  const closeResult = () => {
+    setResult(null);
+    // Once read, the message leaves the history entry: a reload or a way back shows no modal again.
+    if (created) void navigate('.', { replace: true, state: null });
+  };
 
   if (group.isPending) {
     return (
@@ -111,7 +121,7 @@ export default function GroupPage() {
           <GroupActions group={data} onResult={setResult} />
         </div>
       </div>
-      <ResultModal message={result} onClose={() => setResult(null)} />
+      <ResultModal message={result} onClose={closeResult} />
     </div>
   );
 }

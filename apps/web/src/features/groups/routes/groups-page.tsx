@@ -3,10 +3,11 @@ import { InfoIcon } from '../../../components/icons.tsx';
 import { CreateGroupForm } from '../components/create-group-form.tsx';
 import { GroupList } from '../components/group-list.tsx';
 import { JoinGroupForm } from '../components/join-group-form.tsx';
+import { PendingRequests } from '../components/pending-requests.tsx';
 import { ResultModal } from '../components/result-modal.tsx';
 import '../groups.css';
 
-/** Spec section 2, Groups: join or create a group, and the list of one's groups. */
+/** Spec section 2, Groups: join or create a group, one's requests waiting for an answer, and one's groups. */
 export default function GroupsPage() {
   const [result, setResult] = useState<string | null>(null);
   return (
@@ -25,6 +26,7 @@ export default function GroupsPage() {
         <JoinGroupForm onResult={setResult} />
         <CreateGroupForm onResult={setResult} />
       </div>
+      <PendingRequests onResult={setResult} />
       <GroupList />
       <ResultModal message={result} onClose={() => setResult(null)} />
     </div>

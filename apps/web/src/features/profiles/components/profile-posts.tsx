@@ -10,11 +10,16 @@ import { useUserPosts } from '../api/get-user-posts.ts';
 interface ProfilePostsProps {
   userId: string;
   own: boolean;
+  /** The comments toggle, as on the feed's cards (another user's profile, issue 28). */
+  showComments?: boolean;
   emptyText: string;
 }
 
-/** A profile's pictures with like (and, on one's own profile, the location toggle), infinite scroll. */
-export function ProfilePosts({ userId, own, emptyText }: ProfilePostsProps) {
+/**
+ * A profile's pictures with like (and, on one's own profile, the location toggle; on another's, the
+ * comments), infinite scroll.
+ */
+export function ProfilePosts({ userId, own, showComments = false, emptyText }: ProfilePostsProps) {
   const posts = useUserPosts(userId);
   const items = flattenPages(posts.data);
   return (
@@ -38,7 +43,7 @@ export function ProfilePosts({ userId, own, emptyText }: ProfilePostsProps) {
             <PostCard
               post={post}
               showAuthor={false}
-              showComments={false}
+              showComments={showComments}
               showLocationToggle={own}
               imageSizes="(min-width: 641px) 310px, 100vw"
               ownerActions={own ? <PostGroupShare post={post} /> : undefined}

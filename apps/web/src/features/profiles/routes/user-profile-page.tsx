@@ -10,11 +10,14 @@ import { useBlockUser, useUnblockUser } from '../../../components/post/api/block
 import { BlockUserDialog } from '../../../components/post/block-user-dialog.tsx';
 import { ReportDialog } from '../../../components/report/report-dialog.tsx';
 import { useUserProfile } from '../api/get-user-profile.ts';
-import { ProfilePicture } from '../components/profile-picture.tsx';
 import { ProfilePosts } from '../components/profile-posts.tsx';
+import { UserProfileHeader } from '../components/user-profile-header.tsx';
 import '../profiles.css';
 
-/** Spec section 2, other profile: username, picture and that user's posts; one's own id goes to /profile/me. */
+/**
+ * Spec section 2, other profile: username, picture and that user's posts, with comments like the feed's
+ * cards (issue 28); one's own id goes to /profile/me.
+ */
 export default function UserProfilePage() {
   const { userId: viewerId } = useAuth();
   const { userId = '' } = useParams();
@@ -32,16 +35,21 @@ function UserProfile({ userId }: { userId: string }) {
   if (blocked) return <BlockedProfile user={blocked} onUnblocked={() => setBlocked(null)} />;
   return (
     <div className="profile-page">
-      <section className="profile-page__head" aria-label="Profile">
+      <section className="profile-page__head profile-page__head--compact" aria-label="Profile">
         {user ? (
-          <>
-            <h1>{user.username}</h1>
-            <ProfilePicture url={user.profilePicUrl} name={user.username} />
-            <span className="profile-page__actions">
-              <BlockButton user={user} onBlocked={() => setBlocked(user)} onUndone={() => setBlocked(null)} />
-              <ReportButton user={user} onBlocked={() => setBlocked(user)} />
-            </span>
-          </>
+          <UserProfileHeader
+            user={user}
+            actions={
+              <>
+                <BlockButton
+                  user={user}
+                  onBlocked={() => setBlocked(user)}
+                  onUndone={() => setBlocked(null)}
+                />
+                <ReportButton user={user} onBlocked={() => setBlocked(user)} />
+              </>
+            }
+          />
         ) : profile.isError ? (
           <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
@@ -53,7 +61,7 @@ function UserProfile({ userId }: { userId: string }) {
       {user && (
         <section className="profile-page__pictures" aria-labelledby="profile-pictures">
           <h2 id="profile-pictures">Pictures</h2>
-          <ProfilePosts userId={userId} own={false} emptyText="No pictures yet." />
+          <ProfilePosts userId={userId} own={false} showComments emptyText="No pictures yet." />
         </section>
       )}
     </div>
