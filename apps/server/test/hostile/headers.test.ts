@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../build-app.ts';
 import { createUser, DEFAULT_PASSWORD } from '../factories.ts';
 import { smallJpeg, uploadPost } from './support/world.ts';
 import { authHeader } from '../factories.ts';
+import { THEME_SCRIPT_HASH } from '../../src/plugins/security-headers.ts';
 
 /** Security headers on every kind of answer, and the refresh cookie's attributes over http and https. */
 
@@ -19,7 +20,9 @@ function directives(csp: string): Map<string, string[]> {
 function expectStrictHeaders(headers: Record<string, unknown>, where: string) {
   const csp = directives(String(headers['content-security-policy'] ?? ''));
   expect(csp.get('default-src'), where).toEqual(["'self'"]);
-  expect(csp.get('script-src'), where).toEqual(["'self'"]);
+  // Our own files, and the one inline script that applies the colour scheme before the first paint,
+  // allowed by its hash alone (decision 015; security-headers.test.ts checks the hash matches it).
+  expect(csp.get('script-src'), where).toEqual(["'self'", THEME_SCRIPT_HASH]);
   expect(csp.get('object-src'), where).toEqual(["'none'"]);
   expect(csp.get('base-uri'), where).toEqual(["'none'"]);
   expect(csp.get('frame-ancestors'), where).toEqual(["'none'"]);
