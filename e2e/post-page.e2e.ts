@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Post, PostDetail } from '@cats/contracts';
@@ -196,9 +197,15 @@ describe('post page', () => {
     expect(image.headers.get('content-type')).toBe('image/webp');
     expect(html).not.toContain(String(FIXTURE_GPS.latitude).slice(0, 5));
     expect(html).not.toContain(String(FIXTURE_GPS.longitude).slice(0, 5));
-    // The app still boots from that page: its module script is there, and no inline script (the CSP
-    // would refuse one); the build's JSON data block is no script.
+    // The app still boots from that page: its module script is there, and the one inline script (the
+    // colour scheme before the first paint) is one the CSP allows by its hash; the build's JSON data
+    // block is no script.
     expect(html).toMatch(/<script type="module"[^>]* src="\/assets\//);
-    expect(html).not.toMatch(/<script(?![^>]*\b(src=|type="application\/json"))[^>]*>/);
+    const inline = [
+      ...html.matchAll(/<script(?![^>]*\b(src=|type="application\/json"))[^>]*>([\s\S]*?)<\/script>/g),
+    ].map((m) => `'sha256-${createHash('sha256').update(m[2]!).digest('base64')}'`);
+    expect(inline).toHaveLength(1);
+    const scriptSrc = /script-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+    expect(scriptSrc?.split(' ')).toContain(inline[0]);
   });
 });
