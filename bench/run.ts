@@ -348,7 +348,13 @@ export async function runBench(opts: BenchOptions): Promise<RunResult | OnlyResu
       } catch (err) {
         // The server figures stay worth recording; the missing web figures fail their checks.
         log(`web measurements failed: ${err instanceof Error ? err.stack : String(err)}`);
-        web = { landingJsGzipKb: NaN, landingJsFiles: [], mapLibraryOnlyOnExplore: false, lighthouse: {} };
+        web = {
+          landingJsGzipKb: NaN,
+          landingJsFiles: [],
+          mapLibraryOnlyOnExplore: false,
+          pwa: { installabilityErrors: ['not measured'], manifestErrors: [] },
+          lighthouse: {},
+        };
       }
     }
     host.loadAverageAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);

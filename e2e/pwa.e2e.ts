@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { loginThroughUi } from './support/api.ts';
-import { CHROMIUM_PATH, DESKTOP, PHONE } from './support/browser.ts';
+import { DESKTOP, PHONE } from './support/browser.ts';
 import { apiCreatePost, apiUser, fixture } from './support/posts.ts';
+import { installability, swControls } from './support/installability.ts';
 import { serverAndBrowser } from './support/suite.ts';
 
 /**
@@ -13,14 +11,6 @@ import { serverAndBrowser } from './support/suite.ts';
  * installability checks, a visited feed reloads offline with its photos (and the person stays signed
  * in), and a photo shared to the app opens Spot ready to crop.
  */
-
-/** Waits until the page is controlled by the app's service worker (registered after load, main.tsx). */
-async function swControls(page: Page): Promise<void> {
-  await page.waitForFunction(async () => {
-    await navigator.serviceWorker.ready;
-    return navigator.serviceWorker.controller !== null;
-  });
-}
 
 /** Every photo of the cards on screen has loaded with real pixels (not a broken image). */
 async function cardImagesLoaded(page: Page): Promise<number> {
@@ -57,58 +47,30 @@ describe('installable and offline app', () => {
   }
 
   it('has a manifest and a service worker that Chromium finds installable', async () => {
-    // Chromium never offers to install from an incognito profile, which is what browser.newContext()
-    // makes: a persistent profile of its own, with the suite's flags.
-    const profile = mkdtempSync(join(tmpdir(), 'cats-pwa-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      baseURL: suite.server.url,
-      viewport: DESKTOP,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-sync'],
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto('/');
-    await swControls(page);
-    const cdp = await context.newCDPSession(page);
-    const manifest = (await cdp.send('Page.getAppManifest')) as {
-      url: string;
-      errors: { message: string }[];
-      data?: string;
-      parsed?: { display?: string; startUrl?: string };
-    };
-    expect(manifest.errors).toEqual([]);
-    expect(manifest.url).toBe(`${suite.server.url}/manifest.webmanifest`);
-    const data = JSON.parse(manifest.data ?? '{}') as Record<string, unknown>;
-    expect(data).toMatchObject({
+    const report = await installability(suite.server.url);
+    expect(report.manifestErrors).toEqual([]);
+    expect(report.manifestUrl).toBe(`${suite.server.url}/manifest.webmanifest`);
+    expect(report.manifest).toMatchObject({
       name: 'Neighbourhood Cats',
       display: 'standalone',
       start_url: '/feed',
       theme_color: '#2f2a4a',
     });
-    expect(data.shortcuts).toEqual([
+    expect(report.manifest.shortcuts).toEqual([
       expect.objectContaining({ url: '/spot' }),
       expect.objectContaining({ url: '/explore' }),
     ]);
-    const purposes = (data.icons as { sizes: string; purpose: string }[]).map(
+    const purposes = (report.manifest.icons as { sizes: string; purpose: string }[]).map(
       (i) => `${i.sizes} ${i.purpose}`,
     );
     expect(purposes).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
-    await expect
-      .poll(
-        async () =>
-          ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] })
-            .installabilityErrors,
-      )
-      .toEqual([]);
+    expect(report.installabilityErrors).toEqual([]);
 
     // The server's side: the manifest's type, and a worker script the browser revalidates every time.
-    const manifestResponse = await page.request.get('/manifest.webmanifest');
-    expect(manifestResponse.headers()['content-type']).toMatch(/^application\/manifest\+json/);
-    const sw = await page.request.get('/sw.js');
-    expect(sw.headers()['cache-control']).toMatch(/no-cache|max-age=0/);
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    const manifestResponse = await fetch(`${suite.server.url}/manifest.webmanifest`);
+    expect(manifestResponse.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    const sw = await fetch(`${suite.server.url}/sw.js`);
+    expect(sw.headers.get('cache-control')).toMatch(/no-cache|max-age=0/);
   });
 
   for (const [name, viewport] of [

@@ -13,6 +13,7 @@ import lighthouse from 'lighthouse';
 import { throttling as lighthouseThrottling } from 'lighthouse/core/config/constants.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './browser.ts';
+import { installability } from './installability.ts';
 import { loginThroughUi } from './api.ts';
 import { apiCreatePost, apiUser, type SessionUser } from './posts.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -436,6 +437,8 @@ export interface WebMeasurement {
   landingJsGzipKb: number;
   landingJsFiles: string[];
   mapLibraryOnlyOnExplore: boolean;
+  /** Issue 28: Chromium's own installability verdict (empty: installable), and the manifest's errors. */
+  pwa: { installabilityErrors: string[]; manifestErrors: string[] };
   lighthouse: Record<string, Omit<LighthouseScores, 'failing'> & { failing?: string[] }>;
 }
 
@@ -464,11 +467,26 @@ export async function measureWeb(opts: {
   } finally {
     await lh.close();
   }
+  let pwa: WebMeasurement['pwa'];
+  try {
+    const report = await installability(opts.baseUrl);
+    pwa = { installabilityErrors: report.installabilityErrors, manifestErrors: report.manifestErrors };
+  } catch (err) {
+    // A worker that never takes control is a failed check, not a failed benchmark.
+    pwa = {
+      installabilityErrors: [`no answer: ${err instanceof Error ? err.message : String(err)}`],
+      manifestErrors: [],
+    };
+  }
+  log(
+    `installable (Chromium's checks): ${pwa.installabilityErrors.length === 0 && pwa.manifestErrors.length === 0 ? 'yes' : `no (${[...pwa.installabilityErrors, ...pwa.manifestErrors].join('; ')})`}`,
+  );
   const lighthouse = await lighthouseAll(opts.baseUrl, opts.login, { runs: opts.lighthouseRuns ?? 1, log });
   return {
     landingJsGzipKb: landing.gzipKb,
     landingJsFiles: landing.files.map((f) => `${f.url} (${kb(f.gzipBytes)} KB)`),
     mapLibraryOnlyOnExplore: map.ok,
+    pwa,
     lighthouse,
   };
 }
