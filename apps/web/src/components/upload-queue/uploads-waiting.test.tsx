@@ -81,4 +81,38 @@ describe('UploadsWaiting (issue 28)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
     await waitFor(() => expect(screen.queryByText('Not sent. Cat not found')).toBeNull());
   });
+
+  it('lets the person discard a picture that waits for a connection', async () => {
+    setOnline(false);
+    render(<UploadsWaiting queue={queue} />);
+    await act(() => queue.enqueue(sighting('changed my mind'), 'k3'));
+    expect(screen.getByText('Waiting for a connection.')).toBeTruthy();
+    // Offline there is nothing to try now.
+    expect(screen.queryByRole('button', { name: 'Try now' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Uploads waiting' })).toBeNull());
+  });
+
+  it('says when the server could not take a picture, and offers to try again now', async () => {
+    setOnline(true);
+    let failures = 1;
+    const busy = createUploadQueue({
+      currentUserId: () => USER,
+      isOnline: () => online,
+      retryDelayMs: () => 60_000,
+      send: async (_p, key) => {
+        if (failures-- > 0) throw new ApiError(503, 'Service unavailable');
+        return { post: { _id: key } as Post };
+      },
+    });
+    render(<UploadsWaiting queue={busy} />);
+    await act(() => busy.enqueue(sighting('busy'), 'k4'));
+    expect(
+      await screen.findByText('The server could not take it just now. It will be sent again by itself.'),
+    ).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Try now' }));
+    });
+    expect(await screen.findByText('Sent')).toBeTruthy();
+  });
 });

@@ -13,7 +13,10 @@ function StateText({ entry, online }: { entry: QueueEntry; online: boolean }) {
   const { state } = entry;
   switch (state.kind) {
     case 'waiting':
-      return online ? <>Waiting to be sent.</> : <>Waiting for a connection.</>;
+      if (!online) return <>Waiting for a connection.</>;
+      if (state.serverTrouble)
+        return <>The server could not take it just now. It will be sent again by itself.</>;
+      return <>Waiting to be sent.</>;
     case 'sending':
       return <>Sending: {Math.round(state.progress * 100)}% done.</>;
     case 'sent':
@@ -35,16 +38,23 @@ function Row({ entry, online, queue }: { entry: QueueEntry; online: boolean; que
         </p>
         {state.kind === 'sending' && <progress max={1} value={state.progress} aria-label="Upload progress" />}
       </div>
-      {state.kind === 'failed' && (
-        <Button variant="secondary" onClick={() => void queue.discard(entry.id)}>
-          Discard
-        </Button>
-      )}
-      {state.kind === 'sent' && (
-        <Button variant="secondary" onClick={() => void queue.discard(entry.id)}>
-          Hide
-        </Button>
-      )}
+      <div className="uploads-waiting__actions">
+        {state.kind === 'waiting' && online && (
+          <Button variant="secondary" onClick={() => void queue.retryNow()}>
+            Try now
+          </Button>
+        )}
+        {(state.kind === 'failed' || state.kind === 'waiting') && (
+          <Button variant="secondary" onClick={() => void queue.discard(entry.id)}>
+            Discard
+          </Button>
+        )}
+        {state.kind === 'sent' && (
+          <Button variant="secondary" onClick={() => void queue.discard(entry.id)}>
+            Hide
+          </Button>
+        )}
+      </div>
     </li>
   );
 }

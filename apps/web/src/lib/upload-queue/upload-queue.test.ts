@@ -154,6 +154,75 @@ describe('upload queue (issue 28)', () => {
     expect(await listSightings(ALICE)).toEqual([]);
   });
 
+  it('says when the server could not take a sighting, and sends it again later with the same key', async () => {
+    online = true;
+    let failures = 2;
+    answer = async (_p, key) => {
+      if (failures-- > 0) throw new ApiError(503, 'Service unavailable');
+      return post(`post-${key}`);
+    };
+    const queue = makeQueue();
+    await queue.load();
+    const seen: unknown[] = [];
+    queue.subscribe(() => seen.push(queue.getSnapshot().entries[0]?.state));
+    await queue.enqueue(sighting('busy'), 'key-busy');
+    await vi.waitFor(() => expect(states(queue)).toEqual(['sent']));
+    expect(seen).toContainEqual({ kind: 'waiting', serverTrouble: true });
+    expect(sent.map((s) => s.key)).toEqual(['key-busy', 'key-busy', 'key-busy']);
+  });
+
+  it('lets the person discard a waiting sighting, even while a round is sending the one before it', async () => {
+    online = true;
+    let releaseFirst: (() => void) | null = null;
+    answer = async (p, key) => {
+      if (p.comment === 'first') await new Promise<void>((resolve) => (releaseFirst = resolve));
+      return post(`post-${key}`);
+    };
+    const queue = makeQueue();
+    await queue.load();
+    online = false;
+    await queue.enqueue(sighting('first'), 'key-first');
+    await queue.enqueue(sighting('unwanted'), 'key-unwanted');
+    online = true;
+    const round = queue.flush();
+    await vi.waitFor(() => expect(states(queue)).toEqual(['sending', 'waiting']));
+    // The one being sent cannot be discarded: its post may already exist.
+    await queue.discard('key-first');
+    await queue.discard('key-unwanted');
+    expect(states(queue)).toEqual(['sending']);
+    releaseFirst!();
+    await round;
+    expect(sent.map((s) => s.key)).toEqual(['key-first']);
+    expect(states(queue)).toEqual(['sent']);
+    expect(await listSightings(ALICE)).toEqual([]);
+  });
+
+  it("'Try now' sends at once instead of waiting out the backoff", async () => {
+    online = true;
+    let failures = 1;
+    answer = async (_p, key) => {
+      if (failures-- > 0) throw new ApiError(null, NO_SERVER_RESPONSE);
+      return post(`post-${key}`);
+    };
+    const queue = createUploadQueue({
+      currentUserId: () => user,
+      isOnline: () => online,
+      retryDelayMs: () => 3_600_000,
+      send: async (p, key) => {
+        sent.push({ comment: p.comment, key, image: await p.image.text() });
+        return answer(p, key);
+      },
+    });
+    await queue.load();
+    await queue.enqueue(sighting('now'), 'key-now');
+    // The first try failed and the next waits an hour.
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    await vi.waitFor(() => expect(states(queue)).toEqual(['waiting']));
+    await queue.retryNow();
+    expect(states(queue)).toEqual(['sent']);
+    expect(sent.map((s) => s.key)).toEqual(['key-now', 'key-now']);
+  });
+
   it('queues nothing for the demo account or without a session', async () => {
     const queue = makeQueue();
     user = DEMO_USER_ID;

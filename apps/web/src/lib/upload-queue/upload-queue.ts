@@ -13,7 +13,8 @@ import type { StoredSighting } from './queue-db.ts';
  * runs in the page (no service worker) and only ever sends the signed-in user's own sightings.
  */
 export type SightingState =
-  | { kind: 'waiting' }
+  /** `serverTrouble`: the last try reached the server, which could not take it then (5xx, 408, 429). */
+  | { kind: 'waiting'; serverTrouble?: boolean }
   | { kind: 'sending'; progress: number }
   | { kind: 'sent' }
   | { kind: 'failed'; message: string };
@@ -57,6 +58,8 @@ export function createUploadQueue(deps: UploadQueueDeps) {
   let attempt = 0;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let onSent: OnSent | null = null;
+  // Discarded while a round was under way: that round read its list before, and must not send them.
+  const discarded = new Set<string>();
 
   const emit = () => {
     snapshot = { entries };
@@ -110,7 +113,7 @@ export function createUploadQueue(deps: UploadQueueDeps) {
     const userId = deps.currentUserId();
     if (!userId || !deps.isOnline()) return;
     for (const sighting of await db.listSightings(userId)) {
-      if (sighting.failure !== null) continue;
+      if (sighting.failure !== null || discarded.has(sighting.id)) continue;
       // Signed out or another account meanwhile: the rest waits for its own user.
       if (deps.currentUserId() !== userId) return;
       setState(sighting.id, { kind: 'sending', progress: 0 });
@@ -122,7 +125,8 @@ export function createUploadQueue(deps: UploadQueueDeps) {
       } catch (err) {
         // A session that ended while sending is no refusal of the picture either.
         if (isRetryable(err) || deps.currentUserId() !== userId) {
-          setState(sighting.id, { kind: 'waiting' });
+          const serverTrouble = err instanceof ApiError && err.status !== null;
+          setState(sighting.id, serverTrouble ? { kind: 'waiting', serverTrouble } : { kind: 'waiting' });
           scheduleRetry();
           return;
         }
@@ -196,11 +200,24 @@ export function createUploadQueue(deps: UploadQueueDeps) {
       if (!retryTimer) void flush();
     },
 
-    /** Drops a sighting the server refused (or one the user no longer wants), and a 'Sent' line. */
+    /**
+     * Drops a sighting the server refused, one still waiting that the user no longer wants, or a 'Sent'
+     * line. Not one being sent: its upload may already have made the post (the list offers no button).
+     */
     async discard(id: string): Promise<void> {
+      if (entries.find((e) => e.id === id)?.state.kind === 'sending') return;
+      discarded.add(id);
       await db.deleteSighting(id);
       entries = entries.filter((e) => e.id !== id);
       emit();
+    },
+
+    /** 'Try now': the person does not want to wait for the backoff (the connection is back, say). */
+    retryNow(): Promise<void> {
+      attempt = 0;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = null;
+      return flush();
     },
 
     /**
