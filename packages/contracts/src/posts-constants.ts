@@ -82,4 +82,6 @@ export const IDEMPOTENCY_MESSAGES = {
   trashed:
     'This picture was already sent with this Idempotency-Key and has since been deleted: it is in your trash.',
   unavailable: 'This picture was already sent with this Idempotency-Key but can no longer be shown.',
+  mismatch:
+    'This Idempotency-Key was already used for a different picture. Send a new picture with a new key.',
 } as const;

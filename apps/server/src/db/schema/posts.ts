@@ -222,6 +222,12 @@ export const postIdempotencyKeys = pgTable(
       .notNull()
       .references(() => posts.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * SHA-256 of the request that used the key (the picture's bytes and its fields): the same key with
+     * another request is refused (422, the IETF draft's rule), not answered with the first post. Null
+     * on keys recorded before it was kept.
+     */
+    requestHash: text('request_hash'),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.key] }),
@@ -229,5 +235,9 @@ export const postIdempotencyKeys = pgTable(
     index('post_idempotency_keys_post_idx').on(t.postId),
     index('post_idempotency_keys_created_idx').on(t.createdAt),
     check('post_idempotency_keys_key_length', sql`char_length(${t.key}) between 1 and 255`),
+    check(
+      'post_idempotency_keys_request_hash',
+      sql`${t.requestHash} is null or ${t.requestHash} ~ '^[0-9a-f]{64}$'`,
+    ),
   ],
 );

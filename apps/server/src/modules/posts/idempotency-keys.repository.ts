@@ -5,14 +5,21 @@ import { postIdempotencyKeys, posts } from '../../db/schema/index.ts';
 
 const TTL = sql.raw(`interval '${IDEMPOTENCY_KEY_TTL_HOURS} hours'`);
 
-/** The post a user's unexpired key made, and whether it now sits in the trash; null when none. */
+/**
+ * The post a user's unexpired key made, whether it now sits in the trash, and the hash of the request
+ * that made it (null for keys recorded before hashes were kept); null when none.
+ */
 export async function findKeyedPost(
   db: Executor,
   userId: string,
   key: string,
-): Promise<{ postId: string; trashed: boolean } | null> {
+): Promise<{ postId: string; trashed: boolean; requestHash: string | null } | null> {
   const [row] = await db
-    .select({ postId: postIdempotencyKeys.postId, deletedAt: posts.deletedAt })
+    .select({
+      postId: postIdempotencyKeys.postId,
+      deletedAt: posts.deletedAt,
+      requestHash: postIdempotencyKeys.requestHash,
+    })
     .from(postIdempotencyKeys)
     .innerJoin(posts, eq(posts.id, postIdempotencyKeys.postId))
     .where(
@@ -22,7 +29,7 @@ export async function findKeyedPost(
         gt(postIdempotencyKeys.createdAt, sql`now() - ${TTL}`),
       ),
     );
-  return row ? { postId: row.postId, trashed: row.deletedAt !== null } : null;
+  return row ? { postId: row.postId, trashed: row.deletedAt !== null, requestHash: row.requestHash } : null;
 }
 
 /**
@@ -30,13 +37,19 @@ export async function findKeyedPost(
  * unexpired row: on PostgreSQL the insert first waits for a concurrent transaction holding the same key,
  * so false means that one committed. An expired row is taken over (the sweep may not have run yet).
  */
-export async function claimKey(db: Executor, userId: string, key: string, postId: string): Promise<boolean> {
+export async function claimKey(
+  db: Executor,
+  userId: string,
+  key: string,
+  postId: string,
+  requestHash: string,
+): Promise<boolean> {
   const rows = await db
     .insert(postIdempotencyKeys)
-    .values({ userId, key, postId })
+    .values({ userId, key, postId, requestHash })
     .onConflictDoUpdate({
       target: [postIdempotencyKeys.userId, postIdempotencyKeys.key],
-      set: { postId, createdAt: sql`now()` },
+      set: { postId, requestHash, createdAt: sql`now()` },
       setWhere: lte(postIdempotencyKeys.createdAt, sql`now() - ${TTL}`),
     })
     .returning({ postId: postIdempotencyKeys.postId });

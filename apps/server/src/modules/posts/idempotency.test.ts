@@ -78,6 +78,37 @@ describe('POST /api/posts/createPost with an Idempotency-Key (issue 28)', () => 
     expect(mediaPrefixes().length).toBe(filesBefore + 1);
   });
 
+  it('refuses the same key with another picture or other fields (422), storing nothing', async () => {
+    const user = await newUser();
+    const key = 'a6f1c0de-0000-4000-8000-00000000d1ff';
+    expect((await send(user.headers, key)).statusCode).toBe(201);
+    const filesBefore = mediaPrefixes().length;
+
+    const otherCaption = await send(user.headers, key, { comment: 'Another cat altogether' });
+    expect(otherCaption.statusCode).toBe(422);
+    expect(otherCaption.json()).toEqual({ message: IDEMPOTENCY_MESSAGES.mismatch });
+
+    const otherBody = multipartBody(
+      { comment: 'Seen by the bins' },
+      { name: 'photo-no-gps.jpg', type: 'image/jpeg', data: fixture('photo-no-gps.jpg') },
+    );
+    const otherPicture = await t.app.inject({
+      method: 'POST',
+      url: '/api/posts/createPost',
+      headers: { ...user.headers, ...otherBody.headers, [IDEMPOTENCY_KEY_HEADER]: key },
+      payload: otherBody.payload,
+    });
+    expect(otherPicture.statusCode).toBe(422);
+    expect(otherPicture.json()).toEqual({ message: IDEMPOTENCY_MESSAGES.mismatch });
+
+    expect(await postsOf(user.id)).toBe(1);
+    expect(mediaPrefixes().length).toBe(filesBefore);
+    // The true retry still gets its post.
+    const retry = await send(user.headers, key);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+  });
+
   it('takes the draft standard quoted form as the same key', async () => {
     const user = await newUser();
     const first = await send(user.headers, 'quoted-key-1');

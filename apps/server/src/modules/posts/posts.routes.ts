@@ -83,6 +83,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
           'of group ids the caller belongs to). When no coordinates are sent, GPS is read from the photo. ' +
           'With an Idempotency-Key header, a retry of the same sighting within 24 hours answers with the ' +
           'post the first request made (201, the same body, Idempotent-Replayed: true) and stores nothing; ' +
+          'the same key with a different picture or fields is refused (422); ' +
           'the same key from another user is another key.',
         consumes: ['multipart/form-data'],
         security,
@@ -93,6 +94,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
           409: errorResponseSchema,
           413: errorResponseSchema,
           415: errorResponseSchema,
+          422: errorResponseSchema,
         },
       },
     },

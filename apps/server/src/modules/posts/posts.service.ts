@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import {
   CAT_MESSAGES,
   IDEMPOTENCY_MESSAGES,
@@ -100,13 +102,43 @@ class KeyTaken extends Error {}
  * a replay answers with the post, not a stored copy of the first answer). A deleted or hidden post is a
  * 409: making it again would bring back what its author deleted.
  */
-async function keyedPost(deps: PostsDeps, viewer: AuthContext, key: string): Promise<Post | null> {
+async function keyedPost(
+  deps: PostsDeps,
+  viewer: AuthContext,
+  key: string,
+  requestHash: () => Promise<string>,
+): Promise<Post | null> {
   const found = await findKeyedPost(deps.db, viewer.userId, key);
   if (!found) return null;
+  // Another picture under a used key is a client's mistake, not a retry: answering with the first post
+  // would silently lose this one (the IETF Idempotency-Key draft's 422).
+  if (found.requestHash !== null && found.requestHash !== (await requestHash()))
+    throw new HttpError(422, IDEMPOTENCY_MESSAGES.mismatch);
   if (found.trashed) throw new HttpError(409, IDEMPOTENCY_MESSAGES.trashed);
   const post = await getPostView(deps.db, viewer, found.postId, { publicBase: deps.publicBase });
   if (!post) throw new HttpError(409, IDEMPOTENCY_MESSAGES.unavailable);
   return post;
+}
+
+/**
+ * SHA-256 of what a createPost request sends: the picture's bytes and its fields, in key order (a form's
+ * field order is the client's choice). Only compared with itself, for one user's one key.
+ */
+async function hashRequest(file: ImageSource | null, fields: Record<string, string>): Promise<string> {
+  const hash = createHash('sha256');
+  if (file) {
+    if (Buffer.isBuffer(file)) hash.update(file);
+    else for await (const chunk of createReadStream(file.path)) hash.update(chunk as Buffer);
+  }
+  hash.update('\0');
+  hash.update(
+    JSON.stringify(
+      Object.keys(fields)
+        .sort()
+        .map((name) => [name, fields[name]]),
+    ),
+  );
+  return hash.digest('hex');
 }
 
 /**
@@ -135,8 +167,11 @@ export async function createPost(
   rawFields: Record<string, string>,
   idempotencyKey?: string,
 ): Promise<{ post: Post; replayed: boolean }> {
+  // Computed once, and only when a key is sent: a read of the whole picture.
+  let hashed: Promise<string> | undefined;
+  const requestHash = () => (hashed ??= hashRequest(file, rawFields));
   if (idempotencyKey !== undefined) {
-    const earlier = await keyedPost(deps, viewer, idempotencyKey);
+    const earlier = await keyedPost(deps, viewer, idempotencyKey, requestHash);
     if (earlier) return { post: earlier, replayed: true };
   }
   const parsed = createPostFieldsSchema.safeParse(rawFields);
@@ -166,11 +201,16 @@ export async function createPost(
     exifData: parseExifData(fields.exifData),
     catId,
   };
+  const keyHash = idempotencyKey === undefined ? null : await requestHash();
   const insert = () =>
     deps.db.transaction(async (tx) => {
       const row = await insertPost(tx, values);
       // Before the shares and their notifications: a taken key rolls back everything at once.
-      if (idempotencyKey !== undefined && !(await claimKey(tx, viewer.userId, idempotencyKey, row.id))) {
+      if (
+        idempotencyKey !== undefined &&
+        keyHash !== null &&
+        !(await claimKey(tx, viewer.userId, idempotencyKey, row.id, keyHash))
+      ) {
         throw new KeyTaken();
       }
       await shareWithMemberGroups(tx, row.id, viewer.userId, requestedGroups);
@@ -191,7 +231,7 @@ export async function createPost(
     // The prefix is new and this post's alone (newMediaPrefix): no other row can point at it.
     await deps.storage.deletePrefix(stored.prefix).catch(() => {});
     if (err instanceof KeyTaken && idempotencyKey !== undefined) {
-      const winner = await keyedPost(deps, viewer, idempotencyKey);
+      const winner = await keyedPost(deps, viewer, idempotencyKey, requestHash);
       if (winner) return { post: winner, replayed: true };
       // Taken and gone in between (only its user's deletion does that): the client may simply retry.
       throw new HttpError(409, IDEMPOTENCY_MESSAGES.unavailable);

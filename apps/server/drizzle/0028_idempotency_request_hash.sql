@@ -1,0 +1,2 @@
+ALTER TABLE "post_idempotency_keys" ADD COLUMN "request_hash" text;--> statement-breakpoint
+ALTER TABLE "post_idempotency_keys" ADD CONSTRAINT "post_idempotency_keys_request_hash" CHECK ("post_idempotency_keys"."request_hash" is null or "post_idempotency_keys"."request_hash" ~ '^[0-9a-f]{64}$');
