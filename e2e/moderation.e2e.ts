@@ -56,7 +56,10 @@ describe('moderation decisions and appeals', () => {
     await modPage.goto('/moderation');
     const queued = modPage.getByRole('article', { name: `Post by ${author.username}` });
     await queued.getByRole('checkbox', { name: 'Remove' }).check();
-    await queued.getByRole('combobox', { name: 'Rule broken' }).selectOption('private_information');
+    await queued
+      .getByRole('group', { name: 'Rule broken' })
+      .getByRole('radio', { name: "Someone's home or private information" })
+      .check();
     await queued
       .getByLabel('Explanation for the person affected')
       .fill('The house number is readable in the picture.');

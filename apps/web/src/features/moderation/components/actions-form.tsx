@@ -114,17 +114,25 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
       )}
       {needsRule && (
         <>
-          <label className="actions-form__field">
-            <span>Rule broken</span>
-            <select value={rule} onChange={(e) => setRule(e.target.value as ReportReason)}>
-              <option value="">Choose a rule</option>
-              {REPORT_REASONS.map((reason) => (
-                <option key={reason} value={reason}>
-                  {REASON_LABELS[reason]}
-                </option>
-              ))}
-            </select>
-          </label>
+          {/* Choices rather than a select: on a phone a closed select cut the longer rules short. */}
+          <fieldset className="actions-form__choices actions-form__rules">
+            <legend className="actions-form__legend">Rule broken</legend>
+            {REPORT_REASONS.map((reason) => (
+              <label key={reason} className="actions-form__choice">
+                <input
+                  type="radio"
+                  name={`${id}-rule`}
+                  value={reason}
+                  checked={rule === reason}
+                  onChange={() => {
+                    setError(null);
+                    setRule(reason);
+                  }}
+                />
+                <span>{REASON_LABELS[reason]}</span>
+              </label>
+            ))}
+          </fieldset>
           <CountedTextarea
             label="Explanation for the person affected"
             value={explanation}
