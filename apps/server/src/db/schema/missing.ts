@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   doublePrecision,
   index,
@@ -50,6 +51,12 @@ export const missingAlerts = pgTable(
     endedBy: uuid('ended_by').references(() => users.id, { onDelete: 'set null' }),
     /** 'found': marked found; 'lapsed': expired unrenewed, ended when the cat was marked missing again. */
     endReason: text('end_reason'),
+    /**
+     * The raiser is suspended (issue 27): the alert is shown to nobody else until the suspension ends,
+     * as their posts and comments are not (posts.author_suspended). Kept here, set and cleared with
+     * theirs, so the near list's hot statement reads no users row per alert.
+     */
+    raiserSuspended: boolean('raiser_suspended').notNull().default(false),
   },
   (t) => [
     uniqueIndex('missing_alerts_open_cat_idx')

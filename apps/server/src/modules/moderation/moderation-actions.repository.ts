@@ -1,7 +1,15 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { ReportTargetType } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
-import { cats, comments, moderationActions, posts, reports, users } from '../../db/schema/index.ts';
+import {
+  cats,
+  comments,
+  missingAlerts,
+  moderationActions,
+  posts,
+  reports,
+  users,
+} from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/raw-results.ts';
 import { violatesConstraint } from '../../lib/db-errors.ts';
 
@@ -209,9 +217,16 @@ export async function findSuspension(ex: Executor, userId: string, lock = false)
   return row ?? null;
 }
 
-/** Suspends the account and hides everything it wrote (posts.author_suspended, comments.author_suspended). */
+/**
+ * Suspends the account and hides everything it wrote (posts.author_suspended, comments.author_suspended)
+ * and the missing-cat alerts it raised (missing_alerts.raiser_suspended).
+ */
 export async function suspendUser(ex: Executor, userId: string, at: Date, until: Date | null): Promise<void> {
   await ex.update(users).set({ suspendedAt: at, suspendedUntil: until }).where(eq(users.id, userId));
+  await ex
+    .update(missingAlerts)
+    .set({ raiserSuspended: true })
+    .where(and(eq(missingAlerts.raisedBy, userId), eq(missingAlerts.raiserSuspended, false)));
   await ex
     .update(posts)
     .set({ authorSuspended: true })
@@ -229,6 +244,10 @@ export async function liftSuspension(ex: Executor, userId: string): Promise<void
 }
 
 async function clearAuthorSuspended(ex: Executor, userId: string): Promise<void> {
+  await ex
+    .update(missingAlerts)
+    .set({ raiserSuspended: false })
+    .where(and(eq(missingAlerts.raisedBy, userId), eq(missingAlerts.raiserSuspended, true)));
   await ex
     .update(posts)
     .set({ authorSuspended: false })
@@ -268,6 +287,9 @@ export async function liftEndedSuspensions(
     ), shown_comments as (
       update comments set author_suspended = false
       where author_suspended and user_id in (select id from lifted)
+    ), shown_alerts as (
+      update missing_alerts set raiser_suspended = false
+      where raiser_suspended and raised_by in (select id from lifted)
     )
     select id::text as id from lifted`);
   return rowsOf(result).map((r) => String(r.id));

@@ -96,7 +96,8 @@ export async function renewAlert(db: Executor, alertId: string, days: number): P
 }
 
 /** What every shown alert is read with: the raw alert, its cat's name and whether the viewer cares for it. */
-export interface AlertRow extends MissingAlertRow {
+/** An alert as shown (never one whose raiser is suspended: shownTo leaves those out). */
+export interface AlertRow extends Omit<MissingAlertRow, 'raiserSuspended'> {
   catName: string;
   viewerIsCaretaker: boolean;
 }
@@ -113,9 +114,13 @@ const alertColumns = (viewerId: string) => sql`
  */
 const catNotRemoved = sql`not exists (select 1 from cats rc where rc.id = a.cat_id and rc.removed_at is not null)`;
 
-/** Shown to the viewer: open, unexpired, raised by nobody they share a block with, its cat not removed. */
+/**
+ * Shown to the viewer: open, unexpired, raised by nobody they share a block with nor by a suspended
+ * account, its cat not removed.
+ */
 const shownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at > now()
   and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))
+  and not a.raiser_suspended
   and ${catNotRemoved}`;
 
 const truthy = (value: unknown) => value === true || value === 't';
@@ -241,6 +246,7 @@ const alertsNearStatement = preparedSql(
         and ${distanceFrom} <= ${sql.placeholder('metres')}::float8
         and a.expires_at > now()
         and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewer)}))
+        and not a.raiser_suspended
         and ${catNotRemoved}
     ),
     found as (select * from near order by distance, id limit ${sql.placeholder('limit')})

@@ -22,6 +22,11 @@ import { missingAlerts, missingReports } from '../../../db/schema/index.ts';
 import { approximateLocation, locationCell } from '../../location/location-grid.ts';
 import { metresBetween } from '../cat-place.ts';
 import { shownAlertsInBox } from './missing.repository.ts';
+import {
+  liftEndedSuspensions,
+  liftSuspension,
+  suspendUser,
+} from '../../moderation/moderation-actions.repository.ts';
 import { buildTestApp, type TestApp } from '../../../../test/build-app.ts';
 import { authHeader, createCat, createUser, type CreatedUser } from '../../../../test/factories.ts';
 import { NO_RATE_LIMITS, smallJpeg, uploadPost } from '../../../../test/hostile/support/world.ts';
@@ -884,6 +889,44 @@ describe('missing cats', () => {
       const [row] = await t.db.select().from(missingAlerts).where(eq(missingAlerts.catId, cat.id));
       expect([row!.endReason, row!.endedBy]).toEqual(['found', carer.id]);
     });
+  });
+
+  it('hides the alerts of a suspended raiser from everyone else until the suspension ends', async () => {
+    const owner = await createUser(t.db);
+    const watcher = await createUser(t.db);
+    const place = spot(70);
+    await setHomeArea(watcher, spot(70.5));
+    const cat = await createCat(t.db, owner.id, { name: 'Suspended owner’s cat' });
+    expect((await markMissing(owner, cat.id, { place })).statusCode).toBe(201);
+    const box = {
+      west: place.longitude - 0.05,
+      south: place.latitude - 0.05,
+      east: place.longitude + 0.05,
+      north: place.latitude + 0.05,
+    };
+    const mapQuery = `/api/cats/missing/map?west=${box.west}&south=${box.south}&east=${box.east}&north=${box.north}&zoom=12`;
+    const seenBy = async (viewer: { id: string }) => ({
+      near: (await near(viewer)).alerts.map((a) => a.cat._id),
+      nearPoint: (await near(viewer, place)).alerts.map((a) => a.cat._id),
+      map: (await ok<MissingMapResponse>(viewer, 'GET', mapQuery)).alerts.map((a) => a.cat._id),
+      cat: (await alertOf(viewer, cat.id))?.cat._id ?? null,
+    });
+    const shown = { near: [cat.id], nearPoint: [cat.id], map: [cat.id], cat: cat.id };
+    const hidden = { near: [], nearPoint: [], map: [], cat: null };
+    expect(await seenBy(watcher)).toEqual(shown);
+
+    await suspendUser(t.db, owner.id, new Date(), null);
+    expect(await seenBy(watcher)).toEqual(hidden);
+    expect((await near(watcher)).total).toBe(0);
+
+    await liftSuspension(t.db, owner.id);
+    expect(await seenBy(watcher)).toEqual(shown);
+
+    // A suspension that runs out is lifted by the sweep, alerts included.
+    await suspendUser(t.db, owner.id, new Date(Date.now() - 2 * DAY), new Date(Date.now() - DAY));
+    expect(await seenBy(watcher)).toEqual(hidden);
+    expect(await liftEndedSuspensions(t.db, new Date(), 10, owner.id)).toEqual([owner.id]);
+    expect(await seenBy(watcher)).toEqual(shown);
   });
 
   it('removes a cat’s alerts and their reports with the cat, and an account’s reports with the account', async () => {
