@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render } from '@testing-library/react';
 import { MapContainer } from 'react-leaflet';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { MissingAlert } from '@cats/contracts';
-import { MissingPins } from './missing-pins.tsx';
+import { fanOffsets, MissingPins } from './missing-pins.tsx';
 
 afterEach(cleanup);
 
@@ -54,6 +54,36 @@ describe('MissingPins', () => {
     expect(getByTestId('where').textContent).toBe('/cats/cat-1');
     fireEvent.keyDown(nieve!, { key: 'Enter' });
     expect(getByTestId('where').textContent).toBe('/cats/cat-2');
+  });
+
+  it('fans out the pins of alerts that share a place, each one visible and clickable', () => {
+    const at = (i: number) => ({ ...alert(i), place: alert(1).place });
+    const { container, getByTestId } = render(<Map alerts={[at(1), at(2), at(3), alert(4)]} />);
+    const [a, b, c, alone] = pins(container);
+    const margins = [a, b, c].map((pin) => pin!.style.marginLeft);
+    expect(new Set(margins).size).toBe(3);
+    // Centred on the place: the middle one where a lone pin would be.
+    expect(b!.style.marginLeft).toBe(alone!.style.marginLeft);
+    fireEvent.click(c!);
+    expect(getByTestId('where').textContent).toBe('/cats/cat-3');
+  });
+
+  it('lays seven alerts of one place out in a row of five and a row of two above it', () => {
+    const here = alert(1).place;
+    const offsets = fanOffsets(Array.from({ length: 7 }, (_, i) => ({ ...alert(i + 1), place: here })));
+    const rows = [...offsets.values()].reduce<Record<number, number[]>>((acc, o) => {
+      (acc[o.y] ??= []).push(o.x);
+      return acc;
+    }, {});
+    expect(
+      Object.keys(rows)
+        .map(Number)
+        .sort((a, b) => b - a),
+    ).toEqual([0, -56]);
+    expect(rows[0]).toEqual([-88, -44, 0, 44, 88]);
+    expect(rows[-56]).toEqual([-22, 22]);
+    // A lone alert stays on its place.
+    expect(fanOffsets([alert(9)]).get('alert-9')).toEqual({ x: 0, y: 0 });
   });
 
   it('keeps the pin of an alert that stays in view as the viewport moves, and removes the ones that left', () => {

@@ -19,6 +19,38 @@ const PIN_SVG =
 export const missingPinLabel = (alert: MissingAlert) =>
   `Missing cat: ${alert.cat.name}. Open the cat's page.`;
 
+/** Pins that share a place (one ~500 m cell) fan out side by side, this many to a row, rows upwards. */
+const FAN_ROW = 5;
+const FAN_STEP_X = PIN_WIDTH + 4;
+const FAN_STEP_Y = PIN_HEIGHT + 4;
+
+/**
+ * Where each pin's tip sits relative to its place, in pixels, so that alerts at one place (most are
+ * shown at their cell's centre, so two cats lost in one street share it) are each visible and each
+ * clickable instead of stacked into one. Stable: the same alerts give the same layout (by id).
+ */
+export function fanOffsets(alerts: readonly MissingAlert[]): Map<string, { x: number; y: number }> {
+  const byPlace = new Map<string, MissingAlert[]>();
+  for (const alert of alerts) {
+    const key = `${alert.place.latitude},${alert.place.longitude}`;
+    byPlace.set(key, [...(byPlace.get(key) ?? []), alert]);
+  }
+  const offsets = new Map<string, { x: number; y: number }>();
+  for (const group of byPlace.values()) {
+    const sorted = [...group].sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
+    sorted.forEach((alert, i) => {
+      const row = Math.floor(i / FAN_ROW);
+      const inRow = Math.min(FAN_ROW, sorted.length - row * FAN_ROW);
+      const col = i % FAN_ROW;
+      offsets.set(alert._id, {
+        x: Math.round((col - (inRow - 1) / 2) * FAN_STEP_X),
+        y: row === 0 ? 0 : -row * FAN_STEP_Y,
+      });
+    });
+  }
+  return offsets;
+}
+
 interface Placed {
   marker: L.Marker;
   /** Everything the pin shows: a pin whose look is unchanged stays as it is (and keeps focus). */
@@ -52,8 +84,16 @@ export function MissingPins({ alerts }: { alerts: readonly MissingAlert[] }) {
 
   useEffect(() => {
     const wanted = new Map<string, MissingAlert>(alerts.map((alert) => [alert._id, alert]));
+    const offsets = fanOffsets(alerts);
+    const offsetOf = (alert: MissingAlert) => offsets.get(alert._id) ?? { x: 0, y: 0 };
     const lookOf = (alert: MissingAlert) =>
-      JSON.stringify([alert.place.latitude, alert.place.longitude, alert.cat._id, missingPinLabel(alert)]);
+      JSON.stringify([
+        alert.place.latitude,
+        alert.place.longitude,
+        alert.cat._id,
+        missingPinLabel(alert),
+        offsetOf(alert),
+      ]);
     for (const [id, entry] of placed.current) {
       const alert = wanted.get(id);
       if (alert && lookOf(alert) === entry.look) {
@@ -69,7 +109,8 @@ export function MissingPins({ alerts }: { alerts: readonly MissingAlert[] }) {
         className: 'explore-missing-pin',
         html: `${PIN_SVG}<span class="visually-hidden">${escapeHtml(label)}</span>`,
         iconSize: [PIN_WIDTH, PIN_HEIGHT],
-        iconAnchor: [PIN_WIDTH / 2, PIN_HEIGHT - 1],
+        // Moving the anchor the other way moves the pin: fanned out beside the others at its place.
+        iconAnchor: [PIN_WIDTH / 2 - offsetOf(alert).x, PIN_HEIGHT - 1 - offsetOf(alert).y],
       });
       const open = () => void go.current(`/cats/${encodeURIComponent(alert.cat._id)}`);
       const marker = L.marker([alert.place.latitude, alert.place.longitude], {
