@@ -78,6 +78,8 @@ export const mapMarkerSchema = z.object({
   /** With the author's name, the marker's text alternative (the same as the card picture's). */
   catName: z.string().nullable(),
   username: z.string(),
+  /** When the post was made (ISO 8601): the desktop list beside the map says how long ago. */
+  createdAt: z.string(),
 });
 export type MapMarker = z.infer<typeof mapMarkerSchema>;
 

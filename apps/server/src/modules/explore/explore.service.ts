@@ -106,6 +106,7 @@ export async function viewportMap(
       previewUrl: mediaUrl(deps.publicBase, variantKey(point.mediaKey, MAP_MARKER_SIZE)),
       catName: detail.catName,
       username: visibleUsername(viewer, { id: detail.userId, username: detail.username }),
+      createdAt: new Date(point.createdAt).toISOString(),
     });
   }
   const clusters: MapCluster[] = result.clusters.map((c) => ({

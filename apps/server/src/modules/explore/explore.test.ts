@@ -161,6 +161,7 @@ describe('GET /api/explore: what is on the map', () => {
         previewUrl: post.image.variants['64'],
         catName: post.catName,
         username: post.user.username,
+        createdAt: post.createdAt,
       });
     }
     const [shownRow] = await t.db.select().from(posts).where(eq(posts.id, ids.shown));

@@ -23,6 +23,7 @@ import { SightingsTimeline } from '../components/sightings-timeline.tsx';
 // The shared post UI's styles (images, lists), which come with the feed's card elsewhere.
 import '../../../components/post/post.css';
 import '../cats.css';
+import { CatPageSkeleton, LoadingSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
 // Leaflet is a chunk of its own, fetched only on this page and only when a sighting can be placed.
 const SightingsMap = lazy(() => import('../components/sightings-map.tsx'));
@@ -50,9 +51,9 @@ function CatView({ catId }: { catId: string }) {
   }
   if (!query.data) {
     return (
-      <p className="loading-text" role="status">
-        Loading the cat...
-      </p>
+      <LoadingSkeleton label="Loading the cat..." className="cat-page">
+        <CatPageSkeleton />
+      </LoadingSkeleton>
     );
   }
   // A profile merged into another: its address leads to the cat it is part of now.

@@ -1,6 +1,6 @@
 import 'leaflet/dist/leaflet.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { TileErrorEvent } from 'leaflet';
+import type { LatLngBounds, TileErrorEvent } from 'leaflet';
 import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -11,6 +11,7 @@ import {
   type MissingAlert,
 } from '@cats/contracts';
 import { usePainted } from '../../../lib/after-paint.ts';
+import { DESKTOP_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { exploreKeys, useExploreViewport } from '../api/get-explore.ts';
@@ -18,6 +19,8 @@ import { prefetchExplorePost } from '../api/get-explore-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
 import { useMissingMap } from '../api/get-missing-map.ts';
 import { VIEWPORT_DEBOUNCE_MS, markerAlt, toViewport } from '../lib/viewport.ts';
+import { visiblePosts } from '../lib/visible-posts.ts';
+import { ExploreList } from './explore-list.tsx';
 import { LocateControl } from './locate-control.tsx';
 import { MarkerLayer, type MarkerActions } from './marker-layer.tsx';
 import { MissingPins } from './missing-pins.tsx';
@@ -51,6 +54,14 @@ function ViewportWatcher({ onChange }: { onChange: (viewport: MapViewport) => vo
   return null;
 }
 
+/** Reports the visible bounds (unpadded) at start and after each pan or zoom: the desktop list's area. */
+function BoundsWatcher({ onChange }: { onChange: (bounds: LatLngBounds) => void }) {
+  const map = useMap();
+  useEffect(() => onChange(map.getBounds()), [map, onChange]);
+  useMapEvents({ moveend: () => onChange(map.getBounds()) });
+  return null;
+}
+
 /** Zooms in on a cluster to the zoom where it splits. */
 function useZoomTo() {
   const map = useMap();
@@ -68,10 +79,14 @@ function Markers({
   markers,
   clusters,
   onOpen,
+  highlighted,
+  onHighlight,
 }: {
   markers: MapMarker[];
   clusters: MapCluster[];
   onOpen: (selection: Selection) => void;
+  highlighted: string | null;
+  onHighlight: (postId: string | null) => void;
 }) {
   const zoomTo = useZoomTo();
   const queryClient = useQueryClient();
@@ -79,12 +94,13 @@ function Markers({
     () => ({
       openPost: (marker) => onOpen({ postId: marker._id, title: markerAlt(marker) }),
       hoverPost: (marker) => prefetchExplorePost(queryClient, marker._id),
+      highlightPost: onHighlight,
       zoomTo,
       openStack: (cluster) => onOpen({ clusterId: cluster.id }),
     }),
-    [onOpen, queryClient, zoomTo],
+    [onOpen, onHighlight, queryClient, zoomTo],
   );
-  return <MarkerLayer markers={markers} clusters={clusters} actions={actions} />;
+  return <MarkerLayer markers={markers} clusters={clusters} actions={actions} highlighted={highlighted} />;
 }
 
 /** The tiles, one paint after the map: Leaflet's start and the first tiles each get a task of their own. */
@@ -119,6 +135,19 @@ export default function ExploreMap() {
   const [selected, setSelected] = useState<Selection | null>(null);
   const queryClient = useQueryClient();
 
+  // Issue 28: on a desktop a list of the posts on screen stands beside the map.
+  const desktop = useMediaQuery(DESKTOP_QUERY);
+  const [bounds, setBounds] = useState<LatLngBounds | null>(null);
+  const [highlighted, setHighlighted] = useState<string | null>(null);
+  const visible = useMemo(
+    () => visiblePosts(explore.data?.markers ?? [], explore.data?.clusters ?? [], bounds),
+    [explore.data, bounds],
+  );
+  const openFromList = useCallback(
+    (marker: MapMarker) => setSelected({ postId: marker._id, title: markerAlt(marker) }),
+    [],
+  );
+
   const open = useCallback((selection: Selection) => setSelected(selection), []);
   const close = useCallback(() => {
     setSelected(null);
@@ -133,35 +162,57 @@ export default function ExploreMap() {
 
   return (
     <div className="explore-map">
-      {painted ? (
-        <MapContainer className="explore-map__leaflet" {...MAP_VIEW_OPTIONS} zoomAnimation={!reducedMotion()}>
-          {config.data && <Tiles url={config.data.tileUrl} attribution={config.data.attribution} />}
-          <ViewportWatcher onChange={setViewport} />
-          {explore.data && (
-            <Markers markers={explore.data.markers} clusters={explore.data.clusters} onOpen={open} />
-          )}
-          {/* Issue 26: the viewport's missing cats, as red pins over the posts. */}
-          <MissingPins alerts={missing.data?.alerts ?? NO_ALERTS} />
-          <LocateControl />
-        </MapContainer>
-      ) : (
-        <div className="explore-map__leaflet" />
+      {desktop && (
+        <ExploreList
+          visible={visible}
+          loading={!explore.data && !explore.isError}
+          highlighted={highlighted}
+          onHighlight={setHighlighted}
+          onOpen={openFromList}
+        />
       )}
-      {!explore.data && !explore.isError && (
-        <p className="explore-map__status" role="status">
-          {LOADING_TEXT}
-        </p>
-      )}
-      {explore.isError && (
-        <p className="explore-map__status explore-map__status--error" role="alert">
-          Error: {errorMessage(explore.error)}
-        </p>
-      )}
-      {explore.data && missing.data?.truncated && (
-        <p className="explore-map__note" role="status">
-          More missing cats are here than the map can show at once. Zoom in to see them all.
-        </p>
-      )}
+      <div className="explore-map__stage">
+        {painted ? (
+          <MapContainer
+            className="explore-map__leaflet"
+            {...MAP_VIEW_OPTIONS}
+            zoomAnimation={!reducedMotion()}
+          >
+            {config.data && <Tiles url={config.data.tileUrl} attribution={config.data.attribution} />}
+            <ViewportWatcher onChange={setViewport} />
+            {desktop && <BoundsWatcher onChange={setBounds} />}
+            {explore.data && (
+              <Markers
+                markers={explore.data.markers}
+                clusters={explore.data.clusters}
+                onOpen={open}
+                highlighted={highlighted}
+                onHighlight={setHighlighted}
+              />
+            )}
+            {/* Issue 26: the viewport's missing cats, as red pins over the posts. */}
+            <MissingPins alerts={missing.data?.alerts ?? NO_ALERTS} />
+            <LocateControl />
+          </MapContainer>
+        ) : (
+          <div className="explore-map__leaflet" />
+        )}
+        {!explore.data && !explore.isError && (
+          <p className="explore-map__status" role="status">
+            {LOADING_TEXT}
+          </p>
+        )}
+        {explore.isError && (
+          <p className="explore-map__status explore-map__status--error" role="alert">
+            Error: {errorMessage(explore.error)}
+          </p>
+        )}
+        {explore.data && missing.data?.truncated && (
+          <p className="explore-map__note" role="status">
+            More missing cats are here than the map can show at once. Zoom in to see them all.
+          </p>
+        )}
+      </div>
       {selected && <PostDetailDialog selection={selected} onClose={close} />}
     </div>
   );

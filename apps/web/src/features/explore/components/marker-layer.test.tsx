@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { MapContainer } from 'react-leaflet';
 import type { MapCluster, MapMarker } from '@cats/contracts';
-import { MARKERS_PER_TASK, MarkerLayer, type MarkerActions } from './marker-layer.tsx';
+import { HIGHLIGHT_CLASS, MARKERS_PER_TASK, MarkerLayer, type MarkerActions } from './marker-layer.tsx';
 
 afterEach(() => {
   cleanup();
@@ -16,6 +16,7 @@ const post = (i: number): MapMarker => ({
   previewUrl: `/media/posts/${i}/64.webp`,
   catName: i % 2 ? `Cat ${i}` : null,
   username: `owner${i}`,
+  createdAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
 });
 const cluster = (id: number, count: number, expansionZoom = 12): MapCluster => ({
   id: `c${id}`,
@@ -30,10 +31,20 @@ function actions(): MarkerActions {
   return { openPost: vi.fn(), hoverPost: vi.fn(), zoomTo: vi.fn(), openStack: vi.fn() };
 }
 
-function Map({ markers, clusters, on }: { markers: MapMarker[]; clusters: MapCluster[]; on: MarkerActions }) {
+function Map({
+  markers,
+  clusters,
+  on,
+  highlighted,
+}: {
+  markers: MapMarker[];
+  clusters: MapCluster[];
+  on: MarkerActions;
+  highlighted?: string | null;
+}) {
   return (
     <MapContainer center={[51, 0]} zoom={8} style={{ width: 400, height: 400 }}>
-      <MarkerLayer markers={markers} clusters={clusters} actions={on} />
+      <MarkerLayer markers={markers} clusters={clusters} actions={on} highlighted={highlighted} />
     </MapContainer>
   );
 }
@@ -107,5 +118,52 @@ describe('MarkerLayer', () => {
     fireEvent.click(kept!);
     expect(next.openPost).toHaveBeenCalledWith(post(1));
     expect(on.openPost).not.toHaveBeenCalled();
+  });
+
+  it('highlights the marker of the hovered list item, on top, and only that one', () => {
+    const on = actions();
+    const markers = [post(1), post(2), post(3)];
+    const { container, rerender } = render(
+      <Map markers={markers} clusters={[]} on={on} highlighted={null} />,
+    );
+    const lit = () => postEls(container).filter((el) => el.classList.contains(HIGHLIGHT_CLASS));
+    expect(lit()).toHaveLength(0);
+
+    rerender(<Map markers={markers} clusters={[]} on={on} highlighted="post-2" />);
+    expect(lit().map((el) => el.title)).toEqual(['Cat photo by owner2']);
+    const z = (el: HTMLElement) => Number(el.style.zIndex);
+    const [one, two] = postEls(container);
+    expect(z(two!)).toBeGreaterThan(z(one!) + 1000);
+
+    rerender(<Map markers={markers} clusters={[]} on={on} highlighted="post-3" />);
+    expect(lit().map((el) => el.title)).toEqual(['Photo of Cat 3']);
+    expect(z(two!)).toBeLessThan(1000);
+
+    rerender(<Map markers={markers} clusters={[]} on={on} highlighted={null} />);
+    expect(lit()).toHaveLength(0);
+  });
+
+  it('a marker arriving while its post is highlighted starts highlighted', () => {
+    const on = actions();
+    const { container, rerender } = render(
+      <Map markers={[post(1)]} clusters={[]} on={on} highlighted="post-4" />,
+    );
+    rerender(<Map markers={[post(1), post(4)]} clusters={[]} on={on} highlighted="post-4" />);
+    const lit = postEls(container).filter((el) => el.classList.contains(HIGHLIGHT_CLASS));
+    expect(lit.map((el) => el.title)).toEqual(['Cat photo by owner4']);
+  });
+
+  it('reports the pointed-at or focused marker, and when it is left, for the list to follow', () => {
+    const on = { ...actions(), highlightPost: vi.fn() };
+    const { container } = render(<Map markers={[post(1), post(2)]} clusters={[]} on={on} />);
+    const [first, second] = postEls(container);
+    fireEvent.mouseOver(first!);
+    expect(on.highlightPost).toHaveBeenLastCalledWith('post-1');
+    fireEvent.mouseOut(first!);
+    expect(on.highlightPost).toHaveBeenLastCalledWith(null);
+    fireEvent.focus(second!);
+    expect(on.highlightPost).toHaveBeenLastCalledWith('post-2');
+    fireEvent.blur(second!);
+    expect(on.highlightPost).toHaveBeenLastCalledWith(null);
   });
 });

@@ -25,19 +25,40 @@ export function clusterLabel(cluster: MapCluster): string {
     : `${cluster.count} cats spotted around here, zoom in`;
 }
 
+/** The class a highlighted post marker carries (its list item is hovered or focused, or it is). */
+export const HIGHLIGHT_CLASS = 'explore-marker--highlighted';
+/** Above every other marker and cluster (clusters sit at +1000), so a highlighted one is never hidden. */
+const HIGHLIGHT_Z = 2000;
+
+/** Shows a marker as highlighted or not: a distinct ring and on top of its neighbours. */
+export function setMarkerHighlight(marker: L.Marker, on: boolean): void {
+  marker.getElement()?.classList.toggle(HIGHLIGHT_CLASS, on);
+  marker.setZIndexOffset(on ? HIGHLIGHT_Z : 0);
+}
+
 /**
  * A focusable Leaflet marker (role="button" from Leaflet) that `activate` runs on click, Enter or
- * Space; `hover`, when given, runs when the pointer comes over it.
+ * Space; `hover`, when given, runs when the pointer comes over it or it takes the keyboard focus, and
+ * `leave` when either goes.
  */
 function interactiveMarker(
   position: L.LatLngExpression,
   options: L.MarkerOptions,
   activate: () => void,
   hover?: () => void,
+  leave?: () => void,
 ): L.Marker {
   const marker = L.marker(position, { keyboard: true, ...options });
   marker.on('click', activate);
   if (hover) marker.on('mouseover', hover);
+  if (leave) marker.on('mouseout', leave);
+  if (hover || leave) {
+    marker.on('add', () => {
+      const element = marker.getElement();
+      if (hover) element?.addEventListener('focus', hover);
+      if (leave) element?.addEventListener('blur', leave);
+    });
+  }
   marker.on('keydown', (e: LeafletKeyboardEvent) => {
     const key = e.originalEvent.key;
     if (key !== 'Enter' && key !== ' ') return;
@@ -52,6 +73,8 @@ export interface MarkerActions {
   openPost: (marker: MapMarker) => void;
   /** The pointer came over a lone post's marker: its card can start loading. */
   hoverPost: (marker: MapMarker) => void;
+  /** A lone post's marker is pointed at or focused (its id), or no longer (null): the list follows. */
+  highlightPost?: (postId: string | null) => void;
   /** A cluster that splits further in: zoom to where it does. */
   zoomTo: (cluster: MapCluster) => void;
   /** A cluster of posts at one spot: show them. */
@@ -80,19 +103,33 @@ export function MarkerLayer({
   markers,
   clusters,
   actions,
+  highlighted = null,
 }: {
   markers: MapMarker[];
   clusters: MapCluster[];
   actions: MarkerActions;
+  /** The post whose marker stands out (desktop list beside the map). */
+  highlighted?: string | null;
 }) {
   const map = useMap();
   const layer = useMemo(() => L.layerGroup(), []);
   const placed = useRef(new Map<string, Placed>());
   // Markers call the latest actions without being re-created when the callbacks change.
   const latest = useRef(actions);
+  // Read by markers added later, in batches: one added while highlighted starts highlighted.
+  const highlightedRef = useRef(highlighted);
   useEffect(() => {
     latest.current = actions;
   });
+
+  useEffect(() => {
+    highlightedRef.current = highlighted;
+    if (highlighted === null) return;
+    const entry = placed.current.get(`post:${highlighted}`);
+    if (!entry) return;
+    setMarkerHighlight(entry.marker, true);
+    return () => setMarkerHighlight(entry.marker, false);
+  }, [highlighted]);
 
   useEffect(() => {
     layer.addTo(map);
@@ -115,7 +152,11 @@ export function MarkerLayer({
             [m.latitude, m.longitude],
             { icon: icon('explore-marker', picture(m.previewUrl, alt)), title: alt },
             () => latest.current.openPost(m),
-            () => latest.current.hoverPost(m),
+            () => {
+              latest.current.hoverPost(m);
+              latest.current.highlightPost?.(m._id);
+            },
+            () => latest.current.highlightPost?.(null),
           ),
       });
     }
@@ -154,6 +195,7 @@ export function MarkerLayer({
         const marker = create();
         layer.addLayer(marker);
         placed.current.set(key, { marker, look });
+        if (key === `post:${highlightedRef.current}`) setMarkerHighlight(marker, true);
       }
       if (queue.length > 0) timer = setTimeout(addBatch);
     };

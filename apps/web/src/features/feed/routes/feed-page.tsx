@@ -8,7 +8,10 @@ import { errorMessage } from '../../../components/post/api/errors.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { MissingBanner } from '../../../components/missing/missing-banner.tsx';
 import { useMissingNear } from '../../../components/missing/api/get-missing-near.ts';
+import { LoadingSkeleton, PostListSkeleton } from '../../../components/skeleton/skeleton.tsx';
+import { DESKTOP_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { useFeed } from '../api/get-feed.ts';
+import { FeedSideColumn } from '../components/feed-side-column.tsx';
 import '../feed.css';
 
 /** Spec section 2, Feed: every visible post, newest first, loading more as the reader scrolls. */
@@ -19,50 +22,55 @@ export default function FeedPage() {
   const missing = useMissingNear(MISSING_BANNER_SHOWN);
   const posts = missing.isPending ? [] : flattenPages(feed.data);
   const pending = feed.isPending || missing.isPending;
+  // Issue 28: a desktop shows a side column beside the posts (not fetched at all on a phone).
+  const desktop = useMediaQuery(DESKTOP_QUERY);
 
   return (
-    <div className="feed-page">
-      <h1 className="feed-page__title">Feed</h1>
-      {/* Issue 26: missing cats near the reader come before every post, shown with them. */}
-      {!pending && <MissingBanner />}
-      {pending && (
-        <p className="feed-page__status" role="status">
-          Loading cats...
-        </p>
-      )}
-      {feed.isError && !feed.isFetchNextPageError && (
-        <LoadError error={feed.error} onRetry={() => void feed.refetch()} />
-      )}
-      {feed.data && !pending && posts.length === 0 && (
-        <div className="feed-page__empty">
-          <p>No cats in your feed yet.</p>
-          <Link to="/spot" className={buttonClass('primary', 'md', 'feed-page__cta')}>
-            Snap the first cat
-          </Link>
-        </div>
-      )}
-      {posts.length > 0 && (
-        <InfiniteList
-          label="Posts"
-          items={posts}
-          getKey={(p) => p._id}
-          renderItem={(post, index) => <PostCard post={post} eager={index === 0} />}
-          hasNextPage={feed.hasNextPage}
-          isFetchingNextPage={feed.isFetchingNextPage}
-          fetchNextPage={feed.fetchNextPage}
-          endMessage="You have seen every cat. Go out and spot a new one!"
-        />
-      )}
-      {feed.isFetchNextPageError && (
-        <p className="feed-page__error" role="alert">
-          Error: {errorMessage(feed.error)}
-        </p>
-      )}
-      {feed.isFetchNextPageError && (
-        <Button className="feed-page__retry" onClick={() => void feed.fetchNextPage()}>
-          Try again
-        </Button>
-      )}
+    <div className="feed-layout">
+      <div className="feed-page">
+        <h1 className="feed-page__title">Feed</h1>
+        {/* Issue 26: missing cats near the reader come before every post, shown with them. */}
+        {!pending && <MissingBanner />}
+        {pending && (
+          <LoadingSkeleton label="Loading cats...">
+            <PostListSkeleton count={2} />
+          </LoadingSkeleton>
+        )}
+        {feed.isError && !feed.isFetchNextPageError && (
+          <LoadError error={feed.error} onRetry={() => void feed.refetch()} />
+        )}
+        {feed.data && !pending && posts.length === 0 && (
+          <div className="feed-page__empty">
+            <p>No cats in your feed yet.</p>
+            <Link to="/spot" className={buttonClass('primary', 'md', 'feed-page__cta')}>
+              Snap the first cat
+            </Link>
+          </div>
+        )}
+        {posts.length > 0 && (
+          <InfiniteList
+            label="Posts"
+            items={posts}
+            getKey={(p) => p._id}
+            renderItem={(post, index) => <PostCard post={post} eager={index === 0} />}
+            hasNextPage={feed.hasNextPage}
+            isFetchingNextPage={feed.isFetchingNextPage}
+            fetchNextPage={feed.fetchNextPage}
+            endMessage="You have seen every cat. Go out and spot a new one!"
+          />
+        )}
+        {feed.isFetchNextPageError && (
+          <p className="feed-page__error" role="alert">
+            Error: {errorMessage(feed.error)}
+          </p>
+        )}
+        {feed.isFetchNextPageError && (
+          <Button className="feed-page__retry" onClick={() => void feed.fetchNextPage()}>
+            Try again
+          </Button>
+        )}
+      </div>
+      {desktop && <FeedSideColumn />}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import type { GroupSummary } from '@cats/contracts';
 import { useMyGroups } from '../../../components/groups/api/get-my-groups.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 import { RoleTag } from './role-tag.tsx';
+import { LoadingSkeleton, RowListSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
 /** 'Manage your groups': each group links to its page, tagged Owner or Member. */
 export function GroupList() {
@@ -14,7 +15,11 @@ export function GroupList() {
   return (
     <section className="groups-manage" aria-labelledby="groups-manage-title">
       <h2 id="groups-manage-title">Manage your groups</h2>
-      {groups.isPending && <p className="muted">Loading your groups...</p>}
+      {groups.isPending && (
+        <LoadingSkeleton label="Loading your groups...">
+          <RowListSkeleton count={3} picture={32} round={false} />
+        </LoadingSkeleton>
+      )}
       {groups.isError && (
         <p className="notice notice--error" role="alert">
           {groupErrorMessage(groups.error)}

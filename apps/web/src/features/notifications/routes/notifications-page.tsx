@@ -7,6 +7,7 @@ import { useNotifications } from '../api/get-notifications.ts';
 import { useMarkRead } from '../api/mark-read.ts';
 import { NotificationItem } from '../components/notification-item.tsx';
 import '../notifications.css';
+import { LoadingSkeleton, RowListSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
 /**
  * /notifications (issue 25): everything that happened to the signed-in user, newest change first,
@@ -45,9 +46,9 @@ export default function NotificationsPage() {
         </p>
       )}
       {list.isPending && (
-        <p className="loading-text" role="status">
-          Loading notifications...
-        </p>
+        <LoadingSkeleton label="Loading notifications...">
+          <RowListSkeleton count={6} />
+        </LoadingSkeleton>
       )}
       {list.isError && !list.isFetchNextPageError && (
         <p className="notice notice--error" role="alert">

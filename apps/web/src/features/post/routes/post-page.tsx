@@ -24,6 +24,7 @@ import { PostHistoryDialog } from '../components/post-history-dialog.tsx';
 // The shared post UI's styles (like, menu, comments), which come with the feed's card elsewhere.
 import '../../../components/post/post.css';
 import '../post-page.css';
+import { LoadingSkeleton, PostPageSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
 const LocationMap = lazy(() => import('../components/location-map.tsx'));
 
@@ -56,9 +57,9 @@ function PostView({ postId }: { postId: string }) {
   if (!post) {
     return (
       <div className="post-page">
-        <p className="post-page__status" role="status">
-          Loading picture...
-        </p>
+        <LoadingSkeleton label="Loading picture...">
+          <PostPageSkeleton />
+        </LoadingSkeleton>
       </div>
     );
   }

@@ -6,6 +6,7 @@ import { PostGroupShare } from '../../../components/groups/post-group-share.tsx'
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { useUserPosts } from '../api/get-user-posts.ts';
+import { LoadingSkeleton, PostListSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
 interface ProfilePostsProps {
   userId: string;
@@ -25,9 +26,9 @@ export function ProfilePosts({ userId, own, showComments = false, emptyText }: P
   return (
     <>
       {posts.isPending && (
-        <p className="profile-page__status" role="status">
-          Loading pictures...
-        </p>
+        <LoadingSkeleton label="Loading pictures...">
+          <PostListSkeleton count={2} />
+        </LoadingSkeleton>
       )}
       {posts.isError && !posts.isFetchNextPageError && (
         <LoadError error={posts.error} onRetry={() => void posts.refetch()} />

@@ -5,6 +5,7 @@ import { PictureUpload } from '../components/picture-upload.tsx';
 import { ProfilePicture } from '../components/profile-picture.tsx';
 import { ProfilePosts } from '../components/profile-posts.tsx';
 import '../profiles.css';
+import { LoadingSkeleton, ProfileHeaderSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
 /** Spec section 2, own profile: username, picture (with upload and crop), and 'Pictures'. */
 export default function MyProfilePage() {
@@ -23,9 +24,9 @@ export default function MyProfilePage() {
         ) : profile.isError ? (
           <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
-          <p className="profile-page__status" role="status">
-            Loading profile...
-          </p>
+          <LoadingSkeleton label="Loading profile...">
+            <ProfileHeaderSkeleton />
+          </LoadingSkeleton>
         )}
       </section>
       <section className="profile-page__pictures" aria-labelledby="profile-pictures">

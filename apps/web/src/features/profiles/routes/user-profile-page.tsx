@@ -13,6 +13,7 @@ import { useUserProfile } from '../api/get-user-profile.ts';
 import { ProfilePosts } from '../components/profile-posts.tsx';
 import { UserProfileHeader } from '../components/user-profile-header.tsx';
 import '../profiles.css';
+import { LoadingSkeleton, ProfileHeaderSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
 /**
  * Spec section 2, other profile: username, picture and that user's posts, with comments like the feed's
@@ -53,9 +54,9 @@ function UserProfile({ userId }: { userId: string }) {
         ) : profile.isError ? (
           <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
-          <p className="profile-page__status" role="status">
-            Loading profile...
-          </p>
+          <LoadingSkeleton label="Loading profile...">
+            <ProfileHeaderSkeleton />
+          </LoadingSkeleton>
         )}
       </section>
       {user && (
