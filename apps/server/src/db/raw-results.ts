@@ -14,3 +14,10 @@ export const splitIds = (value: string): string[] => (value === '' ? [] : value.
 
 /** A timestamp column of a raw query, as a Date whether the driver answers a Date or its text. */
 export const toDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+
+/**
+ * A boolean column of a raw query (or a drizzle `sql<boolean>` field), as a boolean: PGlite and pg may
+ * answer `true` or PostgreSQL's text 't', depending on the driver and how the statement was run; not
+ * `Boolean(value)`, since the text 'f' is truthy.
+ */
+export const toBoolean = (value: unknown): boolean => value === true || value === 't';

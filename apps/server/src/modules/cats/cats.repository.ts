@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { CAT_SUGGESTION_LIMIT, isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
-import { rowsOf, type RawRow } from '../../db/raw-results.ts';
+import { rowsOf, toBoolean, type RawRow } from '../../db/raw-results.ts';
 import {
   catCaretakers,
   catFollows,
@@ -518,7 +518,7 @@ function toListRow(r: RawRow): CatListRow {
     living: String(r.living),
     homeLatitude: numberOrNull(r.home_latitude),
     homeLongitude: numberOrNull(r.home_longitude),
-    viewerIsCaretaker: r.viewer_is_caretaker === true || r.viewer_is_caretaker === 't',
+    viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
     rank: Number(r.rank),
     sighting:
       r.post_id === null || r.post_id === undefined
@@ -528,9 +528,9 @@ function toListRow(r: RawRow): CatListRow {
             userId: String(r.user_id),
             latitude: numberOrNull(r.latitude),
             longitude: numberOrNull(r.longitude),
-            showLocation: r.show_location === true || r.show_location === 't',
-            exactPublicLocation: r.exact_public_location === true || r.exact_public_location === 't',
-            sharedWithViewer: r.shared_with_viewer === true || r.shared_with_viewer === 't',
+            showLocation: toBoolean(r.show_location),
+            exactPublicLocation: toBoolean(r.exact_public_location),
+            sharedWithViewer: toBoolean(r.shared_with_viewer),
             createdAt: new Date(r.created_at as string | Date),
             createdKey: String(r.created_key),
             mediaKey: String(r.media_key),
@@ -700,14 +700,14 @@ export async function recentSightingsInBox(
     living: String(r.living),
     homeLatitude: numberOrNull(r.home_latitude),
     homeLongitude: numberOrNull(r.home_longitude),
-    viewerIsCaretaker: r.viewer_is_caretaker === true || r.viewer_is_caretaker === 't',
+    viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
     coverPostId: r.cover_post_id === null || r.cover_post_id === undefined ? null : String(r.cover_post_id),
     userId: String(r.user_id),
     latitude: Number(r.latitude),
     longitude: Number(r.longitude),
-    showLocation: r.show_location === true || r.show_location === 't',
-    exactPublicLocation: r.exact_public_location === true || r.exact_public_location === 't',
-    sharedWithViewer: r.shared_with_viewer === true || r.shared_with_viewer === 't',
+    showLocation: toBoolean(r.show_location),
+    exactPublicLocation: toBoolean(r.exact_public_location),
+    sharedWithViewer: toBoolean(r.shared_with_viewer),
     createdAt: new Date(r.created_at as string | Date),
     mediaKey: String(r.media_key),
     width: Number(r.width),

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
-import { rowsOf } from '../../db/raw-results.ts';
+import { rowsOf, toBoolean } from '../../db/raw-results.ts';
 import { catSuggestions, posts, users } from '../../db/schema/index.ts';
 import { notBlockedWith } from '../social/visibility.ts';
 
@@ -58,7 +58,7 @@ export async function postLinkKeptFrom(db: Executor, postId: string, viewerId: s
     await db.execute(sql`select sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${viewerId})
       as kept from ${posts} p where p.id = ${postId}`),
   );
-  return row?.kept === true || row?.kept === 't';
+  return toBoolean(row?.kept);
 }
 
 const suggestionColumns = {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { rowsOf, toDate, type RawRow } from '../../db/raw-results.ts';
+import { rowsOf, toBoolean, toDate, type RawRow } from '../../db/raw-results.ts';
 
 /** The actions that did something to a person's content or account: what they are told and may appeal. */
 const APPEALABLE = sql.raw(`('remove', 'strip_location', 'warn', 'suspend')`);
@@ -62,7 +62,7 @@ function toDecision(row: RawRow): DecisionRow {
     suspendDays:
       row.suspend_days === null || row.suspend_days === undefined ? null : Number(row.suspend_days),
     createdAt: toDate(row.created_at),
-    reverted: row.reverted === true || row.reverted === 't',
+    reverted: toBoolean(row.reverted),
     snapshot: toSnapshot(row.snapshot),
     appeal: row.appeal_id
       ? {
@@ -183,7 +183,7 @@ export async function anotherModeratorExists(
         and u.id <> ${moderatorId} and u.id <> ${appellantId}
         and (u.suspended_at is null or (u.suspended_until is not null and u.suspended_until <= now()))) as found`),
   );
-  return row?.found === true || row?.found === 't';
+  return toBoolean(row?.found);
 }
 
 export interface OpenAppealRow {

@@ -10,7 +10,7 @@ import {
   reports,
   users,
 } from '../../db/schema/index.ts';
-import { rowsOf } from '../../db/raw-results.ts';
+import { rowsOf, toBoolean } from '../../db/raw-results.ts';
 import { violatesConstraint } from '../../lib/db-errors.ts';
 
 /** SQL of the moderators' actions (issue 27): reports, targets, suspensions and the audit log. */
@@ -108,8 +108,7 @@ export async function lockTarget(
         .from(posts)
         .where(eq(posts.id, id))
         .for('update');
-      const yes = (v: unknown) => v === true || String(v) === 't';
-      return row ? { ...none, ...row, located: yes(row.located), showLocation: yes(row.showLocation) } : null;
+      return row ? { ...none, ...row, located: toBoolean(row.located), showLocation: toBoolean(row.showLocation) } : null;
     }
     case 'comment': {
       const [row] = await ex
@@ -341,8 +340,6 @@ const actionColumns = {
   reverted: revertedSql,
 };
 
-const truthy = (value: unknown) => value === true || value === 't';
-
 export async function insertActions(ex: Executor, rows: ActionInsert[]): Promise<ActionRow[]> {
   const inserted = await ex.insert(moderationActions).values(rows).returning({ id: moderationActions.id });
   const ids = inserted.map((r) => r.id);
@@ -358,7 +355,7 @@ export async function insertActions(ex: Executor, rows: ActionInsert[]): Promise
   // In the order given.
   return ids
     .map((id) => found.find((r) => r.id === id)!)
-    .map((r) => ({ ...r, reverted: truthy(r.reverted) }));
+    .map((r) => ({ ...r, reverted: toBoolean(r.reverted) }));
 }
 
 export async function findAction(ex: Executor, actionId: string): Promise<ActionRow | null> {
@@ -366,7 +363,7 @@ export async function findAction(ex: Executor, actionId: string): Promise<Action
     .select(actionColumns)
     .from(moderationActions)
     .where(eq(moderationActions.id, actionId));
-  return row ? { ...row, reverted: truthy(row.reverted) } : null;
+  return row ? { ...row, reverted: toBoolean(row.reverted) } : null;
 }
 
 /** The log, newest first, `limit` entries after the cursor's position. */
@@ -385,7 +382,7 @@ export async function actionsPage(
     )
     .orderBy(desc(moderationActions.createdAt), desc(moderationActions.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, reverted: truthy(r.reverted) }));
+  return rows.map((r) => ({ ...r, reverted: toBoolean(r.reverted) }));
 }
 
 /** Whether the error is the second restore of one action (moderation_actions_reverts_idx). */

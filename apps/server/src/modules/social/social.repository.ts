@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
-import { rowsOf, splitIds } from '../../db/raw-results.ts';
+import { rowsOf, splitIds, toBoolean } from '../../db/raw-results.ts';
 import { blocks, comments, hiddenPosts, likes, posts, users } from '../../db/schema/index.ts';
 import { commentsReportedBy } from '../moderation/reports.repository.ts';
 import {
@@ -88,7 +88,7 @@ export async function toggleVisibleLike(
   viewerId: string,
 ): Promise<string[] | null> {
   const [row] = rowsOf(await toggleLikeStatement(ex).execute({ postId, viewerId }));
-  if (!row || (row.visible !== true && row.visible !== 't')) return null;
+  if (!row || !toBoolean(row.visible)) return null;
   if (Number(row.changed) === 0) {
     // A concurrent toggle by the same viewer committed its like after this statement's snapshot: the
     // insert met it (conflict) but the delete, reading the snapshot, could not. The like exists now,

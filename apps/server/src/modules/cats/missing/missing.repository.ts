@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../../db/client.ts';
 import { preparedSql } from '../../../db/prepared.ts';
-import { rowsOf, toDate, type RawRow } from '../../../db/raw-results.ts';
+import { rowsOf, toBoolean, toDate, type RawRow } from '../../../db/raw-results.ts';
 import { missingAlerts, missingReports, type MissingAlertRow } from '../../../db/schema/index.ts';
 import { nearBox } from '../../location/near-box.ts';
 import { postShownTo, sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
@@ -123,8 +123,6 @@ const shownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at >
   and not a.raiser_suspended
   and ${catNotRemoved}`;
 
-const truthy = (value: unknown) => value === true || value === 't';
-
 function toAlertRow(r: RawRow): AlertRow {
   return {
     id: String(r.id),
@@ -143,7 +141,7 @@ function toAlertRow(r: RawRow): AlertRow {
     endedBy: r.ended_by === null ? null : String(r.ended_by),
     endReason: r.end_reason === null ? null : String(r.end_reason),
     catName: String(r.cat_name),
-    viewerIsCaretaker: truthy(r.viewer_is_caretaker),
+    viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
   };
 }
 
@@ -537,9 +535,9 @@ export async function reportsOfAlert(
             height: Number(r.height),
             placeholder: String(r.placeholder),
             altText: r.alt_text === null ? null : String(r.alt_text),
-            showLocation: truthy(r.show_location),
-            exactPublicLocation: truthy(r.exact_public_location),
-            sharedWithViewer: truthy(r.shared_with_viewer),
+            showLocation: toBoolean(r.show_location),
+            exactPublicLocation: toBoolean(r.exact_public_location),
+            sharedWithViewer: toBoolean(r.shared_with_viewer),
           }
         : null,
   }));
