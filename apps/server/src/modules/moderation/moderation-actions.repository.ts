@@ -86,6 +86,15 @@ export interface TargetRow {
   removedAt: Date | null;
 }
 
+/**
+ * A strip_location action `a` on the post that stands, i.e. no restore has reverted it, as a condition on
+ * `moderation_actions a`. Takes the post id as a value: drizzle would render `${posts.id}` unqualified
+ * inside a single-table select, where it would read as the subquery's own "id".
+ */
+const standingStripOf = (postId: string) => sql`(a.target_type = 'post' and a.target_id = ${postId}
+  and a.action = 'strip_location'
+  and not exists (select 1 from moderation_actions r where r.reverts_action_id = a.id))`;
+
 export async function lockTarget(
   ex: Executor,
   type: ReportTargetType,
@@ -101,8 +110,7 @@ export async function lockTarget(
           located: sql<boolean>`${posts.latitude} is not null`,
           showLocation: sql<boolean>`case when not ${posts.locationLocked} then ${posts.showLocation} else coalesce((
             select (a.previous_state->>'showLocation')::boolean from moderation_actions a
-            where a.target_type = 'post' and a.target_id = ${id} and a.action = 'strip_location'
-              and not exists (select 1 from moderation_actions r where r.reverts_action_id = a.id)
+            where ${standingStripOf(id)}
             order by a.created_at, a.id limit 1), false) end`,
         })
         .from(posts)
@@ -184,11 +192,7 @@ export async function unstripLocation(
   show: boolean,
 ): Promise<void> {
   const another = await ex.execute(sql`
-    select 1 from moderation_actions a
-    where a.target_type = 'post' and a.target_id = ${postId} and a.action = 'strip_location'
-      and a.id <> ${actionId}
-      and not exists (select 1 from moderation_actions r where r.reverts_action_id = a.id)
-    limit 1`);
+    select 1 from moderation_actions a where ${standingStripOf(postId)} and a.id <> ${actionId} limit 1`);
   if (rowsOf(another).length > 0) return;
   await ex
     .update(posts)
