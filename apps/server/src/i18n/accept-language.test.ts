@@ -11,11 +11,21 @@ describe('4xx {message} by Accept-Language', () => {
   });
   afterAll(() => t.close());
 
-  const OTHERS = [{}, { 'accept-language': 'en' }, { 'accept-language': 'fr' }, { 'accept-language': 'en-GB,es;q=0.5' }];
+  const OTHERS: Record<string, string>[] = [
+    {},
+    { 'accept-language': 'en' },
+    { 'accept-language': 'fr' },
+    { 'accept-language': 'en-GB,es;q=0.5' },
+  ];
 
   it('400 from a zod schema of the contracts', async () => {
     const send = (headers: Record<string, string>) =>
-      t.app.inject({ method: 'POST', url: '/api/signup', headers, payload: { username: '!', email: 'a@b.co', password: 'Whiskers123' } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/signup',
+        headers,
+        payload: { username: '!', email: 'a@b.co', password: 'Whiskers123' },
+      });
     const es = await send({ 'accept-language': 'es-ES,es;q=0.9' });
     expect(es.statusCode).toBe(400);
     expect(es.json()).toEqual({ message: 'Comprueba que has escrito un nombre de usuario válido.' });
@@ -30,7 +40,12 @@ describe('4xx {message} by Accept-Language', () => {
   it('401 for a wrong password, and 429 once the account is locked', async () => {
     const user = await createUser(t.db);
     const login = (headers: Record<string, string>) =>
-      t.app.inject({ method: 'POST', url: '/api/login', headers, payload: { email: user.email, password: 'Wrong1234' } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers,
+        payload: { email: user.email, password: 'Wrong1234' },
+      });
     const es = await login({ 'accept-language': 'es' });
     expect(es.statusCode).toBe(401);
     expect(es.json()).toEqual({ message: 'No autorizado' });
@@ -42,7 +57,9 @@ describe('4xx {message} by Accept-Language', () => {
     expect(locked.json()).toEqual({ message: AUTH_MESSAGES.tooManyAttempts });
     const lockedEs = await login({ 'accept-language': 'es' });
     expect(lockedEs.statusCode).toBe(429);
-    expect(lockedEs.json()).toEqual({ message: 'Demasiados intentos de inicio de sesión; vuelve a intentarlo más tarde' });
+    expect(lockedEs.json()).toEqual({
+      message: 'Demasiados intentos de inicio de sesión; vuelve a intentarlo más tarde',
+    });
     expect(lockedEs.headers['retry-after']).toBeDefined();
   });
 
@@ -59,11 +76,16 @@ describe('4xx {message} by Accept-Language', () => {
     expect(es.statusCode).toBe(403);
     expect(es.json()).toEqual({ message: 'Esta función no está disponible para la cuenta de demostración' });
     expect(es.headers['cache-control']).toBeDefined();
-    for (const headers of OTHERS) expect((await write(headers)).json()).toEqual({ message: DEMO_DISABLED_MESSAGE });
+    for (const headers of OTHERS)
+      expect((await write(headers)).json()).toEqual({ message: DEMO_DISABLED_MESSAGE });
   });
 
   it('404 for an unknown route and a missing user', async () => {
-    const route = await t.app.inject({ method: 'GET', url: '/api/nope', headers: { 'accept-language': 'es' } });
+    const route = await t.app.inject({
+      method: 'GET',
+      url: '/api/nope',
+      headers: { 'accept-language': 'es' },
+    });
     expect(route.statusCode).toBe(404);
     expect(route.json()).toEqual({ message: 'No existe la ruta GET /api/nope' });
     const routeEn = await t.app.inject({ method: 'GET', url: '/api/nope' });
@@ -73,7 +95,9 @@ describe('4xx {message} by Accept-Language', () => {
     const user = await t.app.inject({ method: 'GET', url, headers: { ...me, 'accept-language': 'es' } });
     expect(user.statusCode).toBe(404);
     expect(user.json()).toEqual({ message: 'No se ha encontrado el usuario' });
-    expect((await t.app.inject({ method: 'GET', url, headers: me })).json()).toEqual({ message: 'User not found' });
+    expect((await t.app.inject({ method: 'GET', url, headers: me })).json()).toEqual({
+      message: 'User not found',
+    });
   });
 
   it('409 for an email already registered', async () => {
@@ -88,12 +112,17 @@ describe('4xx {message} by Accept-Language', () => {
     const es = await signup({ 'accept-language': 'es' });
     expect(es.statusCode).toBe(409);
     expect(es.json()).toEqual({ message: 'Ese correo electrónico ya está registrado' });
-    for (const headers of OTHERS) expect((await signup(headers)).json()).toEqual({ message: AUTH_MESSAGES.emailTaken });
+    for (const headers of OTHERS)
+      expect((await signup(headers)).json()).toEqual({ message: AUTH_MESSAGES.emailTaken });
   });
 
   it('leaves answers that succeed alone', async () => {
     const me = await authHeader(t.app, (await createUser(t.db)).id);
-    const res = await t.app.inject({ method: 'GET', url: '/api/profile/getMyProfile', headers: { ...me, 'accept-language': 'es' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/profile/getMyProfile',
+      headers: { ...me, 'accept-language': 'es' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers.vary ?? '').not.toContain('Accept-Language');
   });

@@ -34,10 +34,22 @@ function collectZod(schema: unknown, found: Set<string>, seen: Set<unknown>) {
   const def = schema._zod.def;
   addError(def.error, found);
   for (const check of (def.checks as ZodLike[] | undefined) ?? []) addError(check._zod?.def?.error, found);
-  for (const key of ['innerType', 'element', 'in', 'out', 'left', 'right', 'valueType', 'keyType', 'schema', 'rest']) {
+  for (const key of [
+    'innerType',
+    'element',
+    'in',
+    'out',
+    'left',
+    'right',
+    'valueType',
+    'keyType',
+    'schema',
+    'rest',
+  ]) {
     collectZod(def[key], found, seen);
   }
-  for (const key of ['options', 'items']) for (const s of (def[key] as unknown[] | undefined) ?? []) collectZod(s, found, seen);
+  for (const key of ['options', 'items'])
+    for (const s of (def[key] as unknown[] | undefined) ?? []) collectZod(s, found, seen);
   const shape = def.shape as Record<string, unknown> | undefined;
   if (shape && typeof shape === 'object') for (const s of Object.values(shape)) collectZod(s, found, seen);
   if (typeof def.getter === 'function') collectZod((def.getter as () => unknown)(), found, seen);

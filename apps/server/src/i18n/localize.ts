@@ -24,10 +24,19 @@ interface Entry {
 const PLACEHOLDER = /\{(\w+)\}/g;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A value is one word (a number, a month, a path) except a name, which people write with spaces. */
+const valuePattern = (name: string) => (name === 'name' ? '(.+)' : '(\\S+?)');
+
 function compile(english: string, spanish: string): Entry {
   const names = [...english.matchAll(PLACEHOLDER)].map((m) => m[1]!);
   const pattern = names.length
-    ? new RegExp(`^${english.split(PLACEHOLDER).map((part, i) => (i % 2 ? '(.+?)' : escapeRegExp(part))).join('')}$`, 's')
+    ? new RegExp(
+        `^${english
+          .split(PLACEHOLDER)
+          .map((part, i) => (i % 2 ? valuePattern(part) : escapeRegExp(part)))
+          .join('')}$`,
+        's',
+      )
     : null;
   return { pattern, names, format: new IntlMessageFormat(spanish, 'es-ES') };
 }
@@ -49,7 +58,10 @@ export function findEntry(english: string): { entry: Entry; values: Record<strin
     if (!match) continue;
     // Digits are read back as numbers so that plurals choose their form.
     const values = Object.fromEntries(
-      entry.names.map((name, i) => [name, /^\d+$/.test(match[i + 1]!) ? Number(match[i + 1]) : match[i + 1]!]),
+      entry.names.map((name, i) => [
+        name,
+        /^\d+$/.test(match[i + 1]!) ? Number(match[i + 1]) : match[i + 1]!,
+      ]),
     );
     return { entry, values };
   }
@@ -61,7 +73,10 @@ export function findEntry(english: string): { entry: Entry; values: Record<strin
  * (byte-identical to the spec), else the Spanish catalogue's. `varies` says whether the text depends
  * on Accept-Language, so the answer must carry `Vary: Accept-Language`.
  */
-export function localizeMessage(english: string, language: ServerLanguage): { message: string; varies: boolean } {
+export function localizeMessage(
+  english: string,
+  language: ServerLanguage,
+): { message: string; varies: boolean } {
   const found = findEntry(english);
   if (!found) return { message: english, varies: false };
   if (language === 'en') return { message: english, varies: true };

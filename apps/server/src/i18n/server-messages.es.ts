@@ -12,8 +12,10 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   Unauthorized: 'No autorizado',
   Forbidden: 'Prohibido',
   'Feature disabled for demo user': 'Esta función no está disponible para la cuenta de demostración',
-  'Please check you have entered a valid user name.': 'Comprueba que has escrito un nombre de usuario válido.',
-  'Please check you have entered your email correctly.': 'Comprueba que has escrito bien tu correo electrónico.',
+  'Please check you have entered a valid user name.':
+    'Comprueba que has escrito un nombre de usuario válido.',
+  'Please check you have entered your email correctly.':
+    'Comprueba que has escrito bien tu correo electrónico.',
   'Please check your password is valid': 'Comprueba que tu contraseña es válida',
   'Passwords do not match.': 'Las contraseñas no coinciden.',
   'Please enter your current password': 'Escribe tu contraseña actual',
@@ -40,7 +42,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'Malformed JSON in request body': 'El cuerpo de la solicitud no es un JSON válido',
   'Request body is too large': 'El cuerpo de la solicitud es demasiado grande',
   'Malformed multipart/form-data body': 'El cuerpo multipart/form-data no es válido',
-  'Expected multipart/form-data with an image file': 'Se esperaba multipart/form-data con un archivo de imagen',
+  'Expected multipart/form-data with an image file':
+    'Se esperaba multipart/form-data con un archivo de imagen',
   'Send one image file': 'Envía un solo archivo de imagen',
   'The text contains characters that are not allowed': 'El texto contiene caracteres no permitidos',
   'Service temporarily unavailable, please try again':
@@ -70,7 +73,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'You cannot hide your own post': 'No puedes ocultar tu propia foto',
   'You cannot block yourself': 'No puedes bloquearte a ti mismo',
   'User blocked': 'Usuario bloqueado',
-  'You can only change the location of your own posts': 'Solo puedes cambiar la ubicación de tus propias fotos',
+  'You can only change the location of your own posts':
+    'Solo puedes cambiar la ubicación de tus propias fotos',
   'No GPS data available': 'No hay datos GPS disponibles',
   'A moderator hid the location of this picture. You can read why and appeal in Settings, under Moderation.':
     'Un moderador ha ocultado la ubicación de esta foto. Puedes leer el motivo y recurrir en Ajustes, en Moderación.',
@@ -148,7 +152,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'You have already asked to join that group; its owner has not answered yet':
     'Ya has pedido unirte a ese grupo; su propietario aún no ha respondido',
   'You have left the group': 'Has salido del grupo',
-  'You have no pending request to join that group': 'No tienes ninguna solicitud pendiente para unirte a ese grupo',
+  'You have no pending request to join that group':
+    'No tienes ninguna solicitud pendiente para unirte a ese grupo',
   'Could not find a free group code, please try again':
     'No se ha encontrado un código de grupo libre; vuelve a intentarlo',
 
@@ -166,12 +171,15 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'Only the caretakers of this cat can change it': 'Solo quienes cuidan de este gato pueden cambiarlo',
   'Only the caretakers of this cat can raise, renew or end its missing alert':
     'Solo quienes cuidan de este gato pueden activar, renovar o cerrar su aviso de gato perdido',
-  'Only the caretakers of this cat can undo a merge': 'Solo quienes cuidan de este gato pueden deshacer una fusión',
+  'Only the caretakers of this cat can undo a merge':
+    'Solo quienes cuidan de este gato pueden deshacer una fusión',
   'Only someone who cares for both cats can merge them': 'Solo quien cuida de ambos gatos puede fusionarlos',
   'Only the author of a picture can answer a suggestion for it':
     'Solo quien publicó una foto puede responder a una sugerencia sobre ella',
-  'Only the author of a picture can say which cat it shows': 'Solo quien publicó una foto puede decir qué gato aparece',
-  'Only the author of a picture sees the suggestions for it': 'Solo quien publicó una foto ve las sugerencias sobre ella',
+  'Only the author of a picture can say which cat it shows':
+    'Solo quien publicó una foto puede decir qué gato aparece',
+  'Only the author of a picture sees the suggestions for it':
+    'Solo quien publicó una foto ve las sugerencias sobre ella',
   'The cover photo must be one of this cat’s sightings':
     'La foto de portada debe ser uno de los avistamientos de este gato',
   'The demo account cannot care for a cat': 'La cuenta de demostración no puede cuidar de un gato',
@@ -210,7 +218,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'The alert is up: neighbours within {km} km can see it now.':
     'El aviso está activo: los vecinos a menos de {km} km ya pueden verlo.',
   'Back home!': '¡De vuelta en casa!',
-  'Thank you! The caretakers can see your report now.': '¡Gracias! Quienes cuidan del gato ya pueden ver tu aviso.',
+  'Thank you! The caretakers can see your report now.':
+    '¡Gracias! Quienes cuidan del gato ya pueden ver tu aviso.',
   'Choose how people should reach you': 'Elige cómo pueden contactar contigo',
   'Choose the place on the map': 'Elige el lugar en el mapa',
   'Give the time as a date and time': 'Indica el momento con fecha y hora',
@@ -226,7 +235,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'Choose a reason for your report': 'Elige un motivo para tu denuncia',
   'Choose what you are reporting: a post, a comment, a person or a cat':
     'Elige qué denuncias: una foto, un comentario, una persona o un gato',
-  'Thank you. Our moderators will review your report.': 'Gracias. Nuestros moderadores revisarán tu denuncia.',
+  'Thank you. Our moderators will review your report.':
+    'Gracias. Nuestros moderadores revisarán tu denuncia.',
   'Your report is updated. Our moderators will review it.':
     'Tu denuncia se ha actualizado. Nuestros moderadores la revisarán.',
   'We could not find what you are reporting. It may have been deleted.':
@@ -244,7 +254,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'Choose at least one action': 'Elige al menos una acción',
   'Choose each action once': 'Elige cada acción una sola vez',
   'Choose which rule was broken': 'Elige qué norma se ha incumplido',
-  'A dismissal cannot be combined with other actions': 'Una desestimación no se puede combinar con otras acciones',
+  'A dismissal cannot be combined with other actions':
+    'Una desestimación no se puede combinar con otras acciones',
   'A number of days goes only with a suspension': 'Un número de días solo acompaña a una suspensión',
   'A suspension lasts 1, 7 or 30 days, or until it is lifted':
     'Una suspensión dura 1, 7 o 30 días, o hasta que se levante',
@@ -257,7 +268,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'This action does not apply to what was reported': 'Esta acción no se aplica a lo que se ha denunciado',
   'This action cannot be undone': 'Esta acción no se puede deshacer',
   'This action has already been undone': 'Esta acción ya se ha deshecho',
-  'You cannot act on your own content or account': 'No puedes actuar sobre tu propio contenido o tu propia cuenta',
+  'You cannot act on your own content or account':
+    'No puedes actuar sobre tu propio contenido o tu propia cuenta',
   'Nobody can act on an admin': 'Nadie puede actuar sobre un administrador',
   'The shared demo account cannot be warned or suspended: everyone signs in with it':
     'La cuenta de demostración compartida no se puede advertir ni suspender: todo el mundo entra con ella',
@@ -310,7 +322,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
     'Las claves de la suscripción no son claves push de un navegador.',
   'Your data is already being prepared': 'Ya se están preparando tus datos',
   'No download is ready': 'No hay ninguna descarga lista',
-  'Your data could not be prepared. Please try again.': 'No se han podido preparar tus datos. Vuelve a intentarlo.',
+  'Your data could not be prepared. Please try again.':
+    'No se han podido preparar tus datos. Vuelve a intentarlo.',
   'Preparing your data was interrupted. Please try again.':
     'Se interrumpió la preparación de tus datos. Vuelve a intentarlo.',
 };
