@@ -34,9 +34,23 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
       info: {
         title: 'Neighbourhood Cats API',
         version: '1.0.0',
-        description: 'Share photos of the cats in your street.',
+        description:
+          'Share photos of the cats in your street.\n\n' +
+          'The `message` of a 4xx answer follows `Accept-Language`: Spanish for `es` (and `es-ES`, with ' +
+          'q-values), otherwise the English texts of the spec, unchanged. Such answers carry ' +
+          '`Vary: Accept-Language`. Other fields and 2xx answers are the same in every language.',
       },
       components: {
+        // Documentation of the header every route reads for {message}; routes do not validate it.
+        parameters: {
+          AcceptLanguage: {
+            name: 'Accept-Language',
+            in: 'header',
+            required: false,
+            description: 'Language of `message` in 4xx answers: `es` or English (the default).',
+            schema: { type: 'string', example: 'es-ES,es;q=0.9,en;q=0.8' },
+          },
+        },
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           // EventSource sends no headers: the notification stream takes a short-lived ticket instead.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { sendMessage } from './error-handler.ts';
 
 /**
  * A page of the web app whose HTML carries tags of its own (a post's link preview): `head` answers the
@@ -63,7 +64,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path === '/api' || path.startsWith('/api/') || path.startsWith('/media/')) {
-      return reply.status(404).send({ message: `Route ${request.method} ${path} not found` });
+      return sendMessage(request, reply, 404, `Route ${request.method} ${path} not found`);
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && distDir) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
@@ -71,6 +72,6 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
     if (!distDir && request.method === 'GET') {
       return reply.status(503).type('text/plain').send('The web app is not built: run npm run build');
     }
-    return reply.status(404).send({ message: 'Not found' });
+    return sendMessage(request, reply, 404, 'Not found');
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MEDIA_KEY_PATTERN } from '../../media/storage.ts';
+import { sendMessage } from '../../plugins/error-handler.ts';
 
 export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
@@ -11,7 +12,7 @@ export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/media/*', { schema: { hide: true } }, async (request, reply) => {
     const key = (request.params as { '*'?: string })['*'] ?? '';
-    if (!MEDIA_KEY_PATTERN.test(key)) return reply.status(404).send({ message: 'Not found' });
+    if (!MEDIA_KEY_PATTERN.test(key)) return sendMessage(request, reply, 404, 'Not found');
     const etag = `"${key.replaceAll('/', '-')}"`;
     reply.header('cache-control', MEDIA_CACHE_CONTROL).header('etag', etag);
     // Written once: a client holding this ETag holds these exact bytes.
@@ -19,7 +20,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     const object = await app.storage.get(key);
     if (!object) {
       reply.removeHeader('cache-control').removeHeader('etag');
-      return reply.status(404).send({ message: 'Not found' });
+      return sendMessage(request, reply, 404, 'Not found');
     }
     reply.header('x-content-type-options', 'nosniff').type(object.contentType);
     if (object.size !== undefined) reply.header('content-length', object.size);
