@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   ANONYMISED_USERNAME,
   DEMO_DISABLED_MESSAGE,
@@ -8,56 +8,20 @@ import {
   type GroupMapResponse,
   type Post,
 } from '@cats/contracts';
-import { launchBrowser, newContext, DESKTOP, PHONE, screenshot } from './support/browser.ts';
-import { ROOT, startServer, type RunningServer } from './support/server.ts';
-import { DEMO, loginThroughUi } from './support/api.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { ROOT } from './support/server.ts';
+import { DEMO } from './support/api.ts';
+import { peopleInBrowsers } from './support/suite.ts';
 import { apiCall, apiUser, card, fixture, type SessionUser } from './support/posts.ts';
 
 /** Issue 7, point 10: two people, two browsers: create, request, accept, share, see it on the map. */
 describe('groups', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
-    await server?.dispose();
-  });
-
-  async function signedIn(
-    user: { email: string; password: string },
-    viewport: { width: number; height: number } = DESKTOP,
-  ): Promise<Page> {
-    const context = await newContext(browser, server.url, viewport);
-    contexts.push(context);
-    // Two browsers and a server share two cores with whatever else runs: be patient, not flaky.
-    context.setDefaultTimeout(60_000);
-    const page = await context.newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
-    return page;
-  }
+  const suite = peopleInBrowsers();
+  const { signedIn, modalText } = suite;
 
   /** A whole-page screenshot beside the viewport ones, for a person to look at. */
   async function fullPage(page: Page, name: string) {
     await page.screenshot({ path: join(ROOT, 'screenshots', `${name}.png`), fullPage: true });
-  }
-
-  /** The result modal's text, then OK closes it. */
-  async function modalText(page: Page): Promise<string> {
-    // The result modal is the open dialog with an OK button: a confirmation dialog may still be
-    // closing when it appears.
-    const dialog = page
-      .locator('dialog[open]')
-      .filter({ has: page.getByRole('button', { name: 'OK', exact: true }) });
-    await dialog.waitFor();
-    const text = (await dialog.locator('p').first().textContent()) ?? '';
-    await dialog.getByRole('button', { name: 'OK' }).click();
-    await page.locator('dialog[open]').waitFor({ state: 'hidden' });
-    return text;
   }
 
   /** Uploads a located picture as the Spot screen does, shared with the given groups. */
@@ -80,7 +44,7 @@ describe('groups', () => {
       new Blob([new Uint8Array(fixture('photo-no-gps.jpg'))], { type: 'image/jpeg' }),
       'cat.jpg',
     );
-    const res = await fetch(`${server.url}/api/posts/createPost`, {
+    const res = await fetch(`${suite.server.url}/api/posts/createPost`, {
       method: 'POST',
       headers: { authorization: `Bearer ${user.accessToken}` },
       body: form,
@@ -90,8 +54,8 @@ describe('groups', () => {
   }
 
   it('A creates a group, B asks to join, A accepts, B shares a picture, A sees it on the map', async () => {
-    const a = await apiUser(server.url, 'gowner');
-    const b = await apiUser(server.url, 'gmember');
+    const a = await apiUser(suite.server.url, 'gowner');
+    const b = await apiUser(suite.server.url, 'gmember');
     const [pageA, pageB] = await Promise.all([signedIn(a, DESKTOP), signedIn(b, PHONE)]);
 
     // A: the Groups screen as the spec describes it, then a new group.
@@ -168,7 +132,11 @@ describe('groups', () => {
     await pageA.reload();
     await card(pageA, post._id).waitFor();
     await card(pageA, post._id).getByText('Ginger on the garden wall').waitFor();
-    const map = await apiCall<GroupMapResponse>(server.url, a.accessToken, `/api/groups/${groupId}/map`);
+    const map = await apiCall<GroupMapResponse>(
+      suite.server.url,
+      a.accessToken,
+      `/api/groups/${groupId}/map`,
+    );
     expect(map.posts.map((p) => [p._id, p.latitude, p.longitude, p.locationPrecision])).toEqual([
       [post._id, exact.latitude, exact.longitude, 'exact'],
     ]);
@@ -267,7 +235,7 @@ describe('groups', () => {
   });
 
   it('a group page for a non-member or a malformed id says the group was not found', async () => {
-    const c = await apiUser(server.url, 'gstranger');
+    const c = await apiUser(suite.server.url, 'gstranger');
     const page = await signedIn(c, PHONE);
     for (const id of ['3f1c2b9a-1111-4222-8333-444455556666', 'not-an-id']) {
       await page.goto(`/groups/${id}`);

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   GROUP_MESSAGES,
   type CreateGroupResponse,
@@ -7,73 +6,42 @@ import {
   type NotificationsResponse,
   type UserProfileResponse,
 } from '@cats/contracts';
-import { launchBrowser, newContext, DESKTOP, PHONE, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { loginThroughUi } from './support/api.ts';
+import { peopleInBrowsers } from './support/suite.ts';
 import { apiCall, apiCreatePost, apiUser, card, type SessionUser } from './support/posts.ts';
 
 /** Issue 28, points 6 to 8: another user's profile on a phone, pending join requests, the home page. */
 describe('phone defects 6-8', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
-    await server?.dispose();
-  });
-
-  async function signedIn(
-    user: { email: string; password: string },
-    viewport: { width: number; height: number } = DESKTOP,
-  ): Promise<Page> {
-    const context = await newContext(browser, server.url, viewport);
-    contexts.push(context);
-    // A browser and a server share two cores with whatever else runs: be patient, not flaky.
-    context.setDefaultTimeout(60_000);
-    const page = await context.newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
-    return page;
-  }
-
-  /** The result modal's text, then OK closes it. */
-  async function modalText(page: Page): Promise<string> {
-    const dialog = page
-      .locator('dialog[open]')
-      .filter({ has: page.getByRole('button', { name: 'OK', exact: true }) });
-    await dialog.waitFor();
-    const text = (await dialog.locator('p').first().textContent()) ?? '';
-    await dialog.getByRole('button', { name: 'OK' }).click();
-    await page.locator('dialog[open]').waitFor({ state: 'hidden' });
-    return text;
-  }
+  const suite = peopleInBrowsers();
+  const { signedIn, modalText } = suite;
 
   const joinRequestEntries = async (owner: SessionUser) =>
     (
-      await apiCall<NotificationsResponse>(server.url, owner.accessToken, '/api/notifications')
+      await apiCall<NotificationsResponse>(suite.server.url, owner.accessToken, '/api/notifications')
     ).notifications.filter((n) => n.type === 'join_request');
 
   it("6: another user's profile starts with a compact header on a phone; its cards open comments", async () => {
-    const author = await apiUser(server.url, 'pdbauthor');
-    const viewer = await apiUser(server.url, 'pdbviewer');
-    const hidden = await apiCreatePost(server.url, author.accessToken, { comment: 'Asleep on the bins' });
-    await apiCreatePost(server.url, author.accessToken, { comment: 'Tabby by the gate' });
-    const latest = await apiCreatePost(server.url, author.accessToken, { comment: 'Stripes in the sun' });
-    await apiCall(server.url, viewer.accessToken, `/api/posts/createComment/${latest._id}`, {
+    const author = await apiUser(suite.server.url, 'pdbauthor');
+    const viewer = await apiUser(suite.server.url, 'pdbviewer');
+    const hidden = await apiCreatePost(suite.server.url, author.accessToken, {
+      comment: 'Asleep on the bins',
+    });
+    await apiCreatePost(suite.server.url, author.accessToken, { comment: 'Tabby by the gate' });
+    const latest = await apiCreatePost(suite.server.url, author.accessToken, {
+      comment: 'Stripes in the sun',
+    });
+    await apiCall(suite.server.url, viewer.accessToken, `/api/posts/createComment/${latest._id}`, {
       method: 'POST',
       body: JSON.stringify({ newComment: 'Lovely stripes' }),
     });
     // The viewer hid one: neither listed nor counted for them.
-    await apiCall(server.url, viewer.accessToken, `/api/posts/hidePost/${hidden._id}`, {
+    await apiCall(suite.server.url, viewer.accessToken, `/api/posts/hidePost/${hidden._id}`, {
       method: 'PUT',
       body: JSON.stringify({}),
     });
     const profile = await apiCall<UserProfileResponse>(
-      server.url,
+      suite.server.url,
       viewer.accessToken,
       `/api/profile/getUserProfile/${author.userId}`,
     );
@@ -122,17 +90,17 @@ describe('phone defects 6-8', () => {
     await confirm.getByRole('button', { name: 'Block', exact: true }).click();
     // The profile says so (the toast with Undo says it too).
     await head.getByText(`You blocked ${author.username}.`, { exact: true }).waitFor();
-    const res = await fetch(`${server.url}/api/profile/getUserProfile/${author.userId}`, {
+    const res = await fetch(`${suite.server.url}/api/profile/getUserProfile/${author.userId}`, {
       headers: { authorization: `Bearer ${viewer.accessToken}` },
     });
     expect(res.status).toBe(404);
   }, 180_000);
 
   it('7: a pending join request is listed on /groups and can be cancelled; creating a group opens it', async () => {
-    const owner = await apiUser(server.url, 'pdbowner');
-    const asker = await apiUser(server.url, 'pdbasker');
+    const owner = await apiUser(suite.server.url, 'pdbowner');
+    const asker = await apiUser(suite.server.url, 'pdbasker');
     const { group } = await apiCall<CreateGroupResponse>(
-      server.url,
+      suite.server.url,
       owner.accessToken,
       '/api/groups/createGroup',
       { method: 'POST', body: JSON.stringify({ submitData: 'Corner Cats' }) },
@@ -161,7 +129,11 @@ describe('phone defects 6-8', () => {
     expect(await modalText(page)).toBe(GROUP_MESSAGES.requestCancelled);
     await pending.waitFor({ state: 'detached' });
     expect(await joinRequestEntries(owner)).toEqual([]);
-    const detail = await apiCall<GroupDetail>(server.url, owner.accessToken, `/api/groups/${group._id}`);
+    const detail = await apiCall<GroupDetail>(
+      suite.server.url,
+      owner.accessToken,
+      `/api/groups/${group._id}`,
+    );
     expect(detail.pendingRequests).toEqual([]);
 
     // Creating a group opens its page, where the result modal tells the code; a reload shows no modal.
@@ -180,11 +152,8 @@ describe('phone defects 6-8', () => {
   }, 180_000);
 
   it('8: logging in lands on the feed, / sends members there, and About links to the landing', async () => {
-    const user = await apiUser(server.url, 'pdbhome');
-    const context = await newContext(browser, server.url, PHONE);
-    contexts.push(context);
-    context.setDefaultTimeout(60_000);
-    const page = await context.newPage();
+    const user = await apiUser(suite.server.url, 'pdbhome');
+    const page = await suite.page(PHONE);
 
     // A visitor sees the landing at / and at /welcome.
     await page.goto('/');
