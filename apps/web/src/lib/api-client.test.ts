@@ -49,6 +49,19 @@ describe('api client', () => {
     expect(calls).toEqual([{ path: '/api/feed/1', token: 'old-token' }]);
   });
 
+  it("asks for the server's messages in the screens' language, whatever the browser prefers", async () => {
+    const languages: (string | undefined)[] = [];
+    serve((_path, init) => {
+      languages.push((init.headers as Record<string, string>)['accept-language']);
+      return json(400, { message: 'Caption too long' });
+    });
+    await expect(api('/api/posts/createPost', { method: 'POST', body: {} })).rejects.toThrow(
+      'Caption too long',
+    );
+    await api('/api/feed/1').catch(() => undefined);
+    expect(languages).toEqual(['en', 'en']);
+  });
+
   it('refreshes once on an invalid-token 403 and retries with the new token', async () => {
     const calls = serve((path, init) => {
       if (path === '/api/refresh') return json(200, { accessToken: 'new-token', userId: 'u1' });

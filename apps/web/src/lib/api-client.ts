@@ -81,8 +81,17 @@ export interface RequestOptions {
   anonymous?: boolean;
 }
 
+/**
+ * The language the server writes its {message}s in (it translates them by Accept-Language, decision
+ * 017). The screens are English until their catalogues land (issue 28), so the server's sentences are
+ * asked for in English too, whatever language the browser prefers: a Spanish browser would otherwise
+ * get Spanish refusals inside English screens. The language switch will set this from the person's
+ * choice.
+ */
+export const UI_LANGUAGE = 'en';
+
 function buildInit(options: RequestOptions, token: string | null): RequestInit {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { 'accept-language': UI_LANGUAGE };
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
@@ -159,6 +168,7 @@ export function apiUpload<T>(
       xhr.open(opts.method ?? 'POST', path);
       xhr.withCredentials = true;
       if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+      xhr.setRequestHeader('accept-language', UI_LANGUAGE);
       for (const [name, value] of Object.entries(opts.headers ?? {})) xhr.setRequestHeader(name, value);
       xhr.upload.onprogress = (e) => {
         if (e.lengthComputable) opts.onProgress?.(e.loaded / e.total);
