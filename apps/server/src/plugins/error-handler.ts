@@ -23,7 +23,8 @@ export function sendMessage(request: FastifyRequest, reply: FastifyReply, status
     if (localized.varies) reply.header('vary', appendVary(reply.getHeader('vary'), 'Accept-Language'));
     return reply.status(status).send({ message: localized.message });
   }
-  return sendMessage(request, reply, status, message);
+  // A 5xx of ours stays in English: it is the operator's sentence as much as the user's.
+  return reply.status(status).send({ message });
 }
 
 function appendVary(current: unknown, field: string): string {
