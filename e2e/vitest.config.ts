@@ -6,6 +6,9 @@ const shared = {
   hookTimeout: 120_000,
   pool: 'forks',
   setupFiles: 'support/failure-report.ts',
+  // expect.poll gives up after 1 s by default: too short for a screen on a busy two-core machine, where
+  // a lazily loaded part (the member navigation and its bell) can take several seconds to appear.
+  expect: { poll: { timeout: 15_000, interval: 100 } },
 } as const;
 
 // End-to-end: real server processes (built app) driven by Debian's Chromium through playwright-core.

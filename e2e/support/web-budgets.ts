@@ -281,6 +281,17 @@ async function runRetrying(
 
 class LighthouseRuntimeError extends Error {}
 
+/** What a first-time visitor's browser holds for the site: nothing (Lighthouse's four, and the session). */
+const VISITOR_STORAGE_TYPES = [
+  'file_systems',
+  'shader_cache',
+  'service_workers',
+  'cache_storage',
+  'cookies',
+  'local_storage',
+  'indexeddb',
+] as const;
+
 async function lighthouseOnce(
   lh: LighthouseBrowser,
   url: string,
@@ -306,6 +317,10 @@ async function lighthouseOnce(
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
       disableStorageReset: opts.keepSession,
+      // Lighthouse's storage reset leaves cookies, local storage and IndexedDB alone by default: a
+      // first-time visitor's run must drop them too, or the remembered session sends / on to /feed and
+      // the landing page is scored as the feed. Visitor pages therefore run after the signed-in ones.
+      clearStorageTypes: [...VISITOR_STORAGE_TYPES],
       throttling: { ...lighthouseThrottling.mobileSlow4G, cpuSlowdownMultiplier: opts.cpuSlowdown },
     });
   } finally {
@@ -320,6 +335,10 @@ async function lighthouseOnce(
     writeFileSync(join(process.env.LIGHTHOUSE_JSON_DIR, name), JSON.stringify(lhr));
   }
   if (lhr.runtimeError) throw new LighthouseRuntimeError(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
+  // A score is only the page's if Lighthouse ended on it (a redirect would score another page).
+  const ended = new URL(lhr.finalDisplayedUrl).pathname;
+  if (ended !== new URL(url).pathname)
+    throw new Error(`Lighthouse on ${url} ended on ${ended}, not the page asked for`);
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   const failing: string[] = [];
