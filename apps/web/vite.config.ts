@@ -1,10 +1,11 @@
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { i18n } from './i18n-plugin.ts';
 import { SHARE_TARGET_FIELD, SHARE_TARGET_PATH } from './src/lib/offline-cache-rules.ts';
 
 /**
@@ -28,7 +29,9 @@ function precompress(): Plugin {
         ? config.build.outDir
         : join(config.root, config.build.outDir);
     },
-    closeBundle() {
+    closeBundle(error) {
+      // A failed build has nothing to compress: let its own error be the one reported.
+      if (error || !existsSync(outDir)) return;
       for (const path of walk(outDir)) {
         if (!COMPRESSIBLE.test(path)) continue;
         const body = readFileSync(path);
@@ -213,7 +216,7 @@ const pwa = () =>
   });
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompress(), bootEntry(), pwa()],
+  plugins: [react(), ...i18n(command), precompress(), bootEntry(), pwa()],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }] : [],
   },

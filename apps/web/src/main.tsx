@@ -1,13 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.tsx';
+import { startLanguage } from './i18n/i18n-store.ts';
+import { initialLanguage } from './i18n/languages.ts';
 import { registerServiceWorker } from './lib/register-service-worker.ts';
 import './styles/global.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders />
-  </StrictMode>,
-);
+// The person's language before the first render (a Spanish reader waits for one small chunk, English
+// for nothing), so that no English flashes by. A promise rather than a top-level await, which would
+// split the entry into many small chunks.
+void startLanguage(initialLanguage()).then(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProviders />
+    </StrictMode>,
+  );
+});
 
 registerServiceWorker();

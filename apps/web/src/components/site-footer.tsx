@@ -1,3 +1,5 @@
+import { Message } from '../i18n/message.tsx';
+import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
 import './site-footer.css';
 
@@ -15,11 +17,21 @@ export function SiteFooter() {
       <div className="site-footer__inner">
         <Logo size={28} />
         <p className="site-footer__text">
-          © {year} Neighbourhood Cats · Made with care by{' '}
-          <a href={SITE_AUTHOR.url} rel="author">
-            {SITE_AUTHOR.name}
-          </a>
+          <Message
+            id="footer.credit"
+            defaultMessage="© {year} Neighbourhood Cats · Made with care by <author>the Neighbourhood Cats team</author>"
+            values={{
+              // A string: as a number, ICU would write the year with a thousands separator.
+              year: String(year),
+              author: (chunks) => (
+                <a href={SITE_AUTHOR.url} rel="author">
+                  {chunks}
+                </a>
+              ),
+            }}
+          />
         </p>
+        <LanguageSwitch />
       </div>
     </footer>
   );

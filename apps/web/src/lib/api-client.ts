@@ -1,6 +1,7 @@
 import type { TokenResponse } from '@cats/contracts';
 import { authStore } from './auth-store.ts';
 import { takeRefresh } from './early-requests.ts';
+import { currentLanguage } from '../i18n/i18n-store.ts';
 
 /**
  * The one HTTP client (spec section 7): JSON with credentials, same origin, bearer token from memory,
@@ -83,15 +84,12 @@ export interface RequestOptions {
 
 /**
  * The language the server writes its {message}s in (it translates them by Accept-Language, decision
- * 017). The screens are English until their catalogues land (issue 28), so the server's sentences are
- * asked for in English too, whatever language the browser prefers: a Spanish browser would otherwise
- * get Spanish refusals inside English screens. The language switch will set this from the person's
- * choice.
+ * 017): the language the screens are in (issue 28), so that a refusal reads like the screen around it.
  */
-export const UI_LANGUAGE = 'en';
+const uiLanguage = (): string => currentLanguage();
 
 function buildInit(options: RequestOptions, token: string | null): RequestInit {
-  const headers: Record<string, string> = { 'accept-language': UI_LANGUAGE };
+  const headers: Record<string, string> = { 'accept-language': uiLanguage() };
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
@@ -168,7 +166,7 @@ export function apiUpload<T>(
       xhr.open(opts.method ?? 'POST', path);
       xhr.withCredentials = true;
       if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-      xhr.setRequestHeader('accept-language', UI_LANGUAGE);
+      xhr.setRequestHeader('accept-language', uiLanguage());
       for (const [name, value] of Object.entries(opts.headers ?? {})) xhr.setRequestHeader(name, value);
       xhr.upload.onprogress = (e) => {
         if (e.lengthComputable) opts.onProgress?.(e.loaded / e.total);

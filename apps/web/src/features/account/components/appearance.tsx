@@ -1,21 +1,28 @@
 import { useState } from 'react';
 import { applyThemeChoice, readThemeChoice, type ThemeChoice } from '../../../lib/theme.ts';
+import { defineMessage, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
+import { useTranslate } from '../../../i18n/message.tsx';
 import { SettingsCard } from './settings-card.tsx';
 import './appearance.css';
 
-const CHOICES: { value: ThemeChoice; label: string }[] = [
-  { value: 'system', label: 'System' },
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
+const CHOICES: { value: ThemeChoice; label: MessageDescriptor }[] = [
+  { value: 'system', label: defineMessage({ id: 'settings.appearance.system', defaultMessage: 'System' }) },
+  { value: 'light', label: defineMessage({ id: 'settings.appearance.light', defaultMessage: 'Light' }) },
+  { value: 'dark', label: defineMessage({ id: 'settings.appearance.dark', defaultMessage: 'Dark' }) },
 ];
 
 /** Light or dark colours, or the device's own setting (issue 28); kept on this device only. */
 export function Appearance() {
   const [choice, setChoice] = useState<ThemeChoice>(readThemeChoice);
+  const t = useTranslate();
   return (
     <SettingsCard
-      title="Appearance"
-      description="System follows your device's light or dark setting. Your choice is remembered on this device."
+      title={t({ id: 'settings.appearance.title', defaultMessage: 'Appearance' })}
+      description={t({
+        id: 'settings.appearance.description',
+        defaultMessage:
+          "System follows your device's light or dark setting. Your choice is remembered on this device.",
+      })}
     >
       {(headingId) => (
         <div role="radiogroup" aria-labelledby={headingId} className="appearance__choices">
@@ -31,7 +38,7 @@ export function Appearance() {
                   applyThemeChoice(c.value);
                 }}
               />
-              <span>{c.label}</span>
+              <span>{t(c.label)}</span>
             </label>
           ))}
         </div>

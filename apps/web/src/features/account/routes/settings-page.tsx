@@ -17,6 +17,7 @@ import { NotificationPreferences } from '../components/notification-preferences.
 import { PushNotifications } from '../components/push-notifications.tsx';
 import { AltTextReminder } from '../components/alt-text-reminder.tsx';
 import { Appearance } from '../components/appearance.tsx';
+import { LanguageChoice } from '../components/language-choice.tsx';
 import { TrashLink } from '../components/trash-link.tsx';
 import { ModerationLink } from '../components/moderation-link.tsx';
 import { errorText } from '../components/settings-card.tsx';
@@ -85,6 +86,7 @@ export default function SettingsPage() {
             disabled={profile.data.isDemo}
             onDemoRefused={showDemoModal}
           />
+          <LanguageChoice />
           <Appearance />
           <NotificationPreferences disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />
           <PushNotifications disabled={profile.data.isDemo} onDemoRefused={showDemoModal} />

@@ -1,0 +1,102 @@
+import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
+import { loadCatalogue, type Catalogue } from './catalogues.ts';
+import { DEFAULT_LANGUAGE, storeLanguage, type Language } from './languages.ts';
+
+/**
+ * A user-visible text (issue 28): its id in the catalogues and its English text, an ICU message
+ * ('{count, plural, one {# like} other {# likes}}'). The build replaces the English with its parsed
+ * form (babel-plugin-formatjs), so the browser needs no message parser. `description` tells translators
+ * where the text appears; the build drops it.
+ */
+export interface MessageDescriptor {
+  id: string;
+  defaultMessage: string;
+  description?: string;
+}
+
+/** Names a message in a table of data (labels of a list, texts of a state) without showing it yet. */
+export function defineMessage(descriptor: MessageDescriptor): MessageDescriptor {
+  return descriptor;
+}
+
+export type MessageValues = Record<string, PrimitiveType>;
+
+interface State {
+  language: Language;
+  catalogue: Catalogue;
+}
+
+let state: State = { language: DEFAULT_LANGUAGE, catalogue: {} };
+const listeners = new Set<() => void>();
+/** Parsed-and-ready formatters, by language and id (a message is formatted many times). */
+let formatters = new Map<string, IntlMessageFormat>();
+
+export function currentLanguage(): Language {
+  return state.language;
+}
+
+export function subscribeLanguage(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function apply(language: Language, catalogue: Catalogue): void {
+  state = { language, catalogue };
+  formatters = new Map();
+  document.documentElement.lang = language;
+  for (const listener of listeners) listener();
+}
+
+/** Opens the app in `language` (before the first render, so that no English flashes by). */
+export async function startLanguage(language: Language): Promise<void> {
+  let catalogue: Catalogue;
+  try {
+    catalogue = await loadCatalogue(language);
+  } catch {
+    // The catalogue could not be fetched (offline before it was cached): English, not a blank page.
+    apply(DEFAULT_LANGUAGE, {});
+    return;
+  }
+  apply(language, catalogue);
+}
+
+/** The person chose a language (Settings, the landing page): load it, switch, remember it. */
+export async function chooseLanguage(language: Language): Promise<void> {
+  const catalogue = await loadCatalogue(language);
+  storeLanguage(language);
+  apply(language, catalogue);
+}
+
+function formatterFor(descriptor: MessageDescriptor): IntlMessageFormat | null {
+  const key = descriptor.id;
+  let formatter = formatters.get(key);
+  if (formatter) return formatter;
+  // A translation, else the English default (a message not translated yet).
+  const message = state.catalogue[descriptor.id] ?? (descriptor.defaultMessage as unknown);
+  if (typeof message === 'string' && import.meta.env.PROD) {
+    // Only precompiled messages reach a production build; a plain string here was not seen by the
+    // build's compiler (a message built at run time). Show it as it is rather than nothing.
+    console.error(`Message ${descriptor.id} was not compiled by the build`);
+    return null;
+  }
+  formatter = new IntlMessageFormat(message as string, state.language);
+  formatters.set(key, formatter);
+  return formatter;
+}
+
+/** The text of a message in the current language, for attributes, titles and other plain strings. */
+export function translate(descriptor: MessageDescriptor, values?: MessageValues): string {
+  const formatter = formatterFor(descriptor);
+  if (!formatter) return String(descriptor.defaultMessage);
+  return String(formatter.format(values));
+}
+
+/** The same, with values that are React nodes or tags (`<link>…</link>`): an array of parts. */
+export function translateParts<T>(
+  descriptor: MessageDescriptor,
+  values: Record<string, PrimitiveType | T | ((chunks: (string | T)[]) => T)>,
+): string | T | (string | T)[] {
+  const formatter = formatterFor(descriptor);
+  if (!formatter) return String(descriptor.defaultMessage);
+  return formatter.format<T>(values);
+}
