@@ -10,6 +10,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      '**/dist-pseudo/**',
       '**/node_modules/**',
       'data/**',
       '.data*/**',

@@ -220,7 +220,7 @@ export default function LandingPage() {
           {STACK.map(({ kind, name }) => (
             <div key={name} className="landing-stack__item">
               <dt>{t(kind)}</dt>
-              <dd>{name}</dd>
+              <dd translate="no">{name}</dd>
             </div>
           ))}
         </dl>
