@@ -13,10 +13,16 @@ export function LanguageChoice() {
   const language = useLanguage();
   const t = useTranslate();
   const [failed, setFailed] = useState(false);
+  // The radio moves at once; the screen follows when the catalogue has loaded (or moves back).
+  const [pending, setPending] = useState<Language | null>(null);
+  const shown = pending ?? language;
 
   const choose = (next: Language) => {
     setFailed(false);
-    chooseLanguage(next).catch(() => setFailed(true));
+    setPending(next);
+    chooseLanguage(next)
+      .catch(() => setFailed(true))
+      .finally(() => setPending(null));
   };
 
   return (
@@ -36,7 +42,7 @@ export function LanguageChoice() {
                   type="radio"
                   name="language"
                   value={code}
-                  checked={language === code}
+                  checked={shown === code}
                   onChange={() => choose(code)}
                 />
                 <span>{LANGUAGE_NAMES[code]}</span>
