@@ -20,6 +20,11 @@ import {
  * alone afterwards: lighthouse.e2e.ts).
  */
 const LANDING_JS_BUDGET_KB = 100;
+/**
+ * Issue 28: a Spanish reader's landing page loads the same code and the first part of the Spanish
+ * catalogue (the first screens' texts; the rest comes with the member screens): at most this more.
+ */
+const SPANISH_VISITOR_TEXTS_BUDGET_KB = 8;
 
 describe('web budgets', () => {
   let app: BudgetApp | undefined;
@@ -41,8 +46,9 @@ describe('web budgets', () => {
   async function context(
     viewport: { width: number; height: number } = DESKTOP,
     deviceScaleFactor = 1,
+    locale = 'en-GB',
   ): Promise<BrowserContext> {
-    const c = await browser.newContext({ baseURL: server.url, viewport, deviceScaleFactor });
+    const c = await browser.newContext({ baseURL: server.url, viewport, deviceScaleFactor, locale });
     c.setDefaultTimeout(60_000);
     contexts.push(c);
     return c;
@@ -62,6 +68,18 @@ describe('web budgets', () => {
     const files = landing.files.map((f) => `${f.url} ${(f.gzipBytes / 1024).toFixed(1)} KB`).join('\n');
     expect(landing.gzipKb, files).toBeLessThanOrEqual(LANDING_JS_BUDGET_KB);
     expect(landing.files.some((f) => f.isMapLibrary)).toBe(false);
+  });
+
+  it(`loads at most ${SPANISH_VISITOR_TEXTS_BUDGET_KB} KB more for a Spanish reader, and none of the member screens' texts`, async () => {
+    const english = await landingJavaScript(await context());
+    const spanish = await landingJavaScript(await context(DESKTOP, 1, 'es-ES'));
+    const files = spanish.files.map((f) => `${f.url} ${(f.gzipBytes / 1024).toFixed(1)} KB`).join('\n');
+    expect(spanish.gzipKb - english.gzipKb, files).toBeLessThanOrEqual(SPANISH_VISITOR_TEXTS_BUDGET_KB);
+    expect(spanish.gzipKb - english.gzipKb, files).toBeGreaterThan(0);
+    expect(
+      spanish.files.some((f) => /\/member-[^/]*\.js$/.test(f.url)),
+      files,
+    ).toBe(false);
   });
 
   it('loads the map library on /explore only', async () => {

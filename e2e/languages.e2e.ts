@@ -12,7 +12,7 @@ import { serverAndBrowser } from './support/suite.ts';
 describe('languages', () => {
   const suite = serverAndBrowser();
 
-  const spanishPage = async (viewport = DESKTOP): Promise<Page> =>
+  const spanishPage = async (viewport: { width: number; height: number } = DESKTOP): Promise<Page> =>
     (await newContext(suite.browser, suite.server.url, viewport, { locale: 'es-ES' })).newPage();
   const footerChoice = (page: Page, name: string) =>
     page.locator('footer').getByRole('button', { name, exact: true });

@@ -11,7 +11,7 @@ import type { Plugin, PluginOption } from 'vite';
  * Messages (issue 28). In the code, a message is its id and its English text (src/i18n/message.tsx);
  * translations live in src/i18n/<language>/*.json, one file per part of the app (so that work on
  * different screens never edits the same file), as { id: ICU message }. This file is the build's side:
- * - `virtual:messages/<language>`: a language's files merged and parsed into one chunk;
+ * - `virtual:messages/<language>/<part>`: a language's files merged and parsed, in two chunks (below);
  * - `virtual:messages/pseudo`: every English text as pseudo-text (PSEUDO_LOCALE builds), so that a text
  *   that does not go through a message stands out in screenshots and tests;
  * - in production builds, every English text in the code is parsed at build time (babel-plugin-formatjs)
@@ -19,6 +19,21 @@ import type { Plugin, PluginOption } from 'vite';
  */
 
 const SRC = join(import.meta.dirname, 'src');
+
+/**
+ * A language's catalogue comes in two parts. `visitor`: the texts of the first screens anyone opens
+ * (landing, login and sign-up, the app's frame, shared components), loaded before the first render.
+ * `member`: everything else, loaded alongside a member screen's own code (app/router.tsx), so that a
+ * Spanish visitor's landing page does not download the texts of every screen. By translation file:
+ */
+export const VISITOR_TRANSLATION_FILES = [
+  'landing.json',
+  'shell.json',
+  'auth.json',
+  'app.json',
+  'common.json',
+];
+export type CataloguePart = 'visitor' | 'member';
 const I18N = join(SRC, 'i18n');
 const VIRTUAL = 'virtual:messages/';
 
@@ -51,15 +66,20 @@ export async function extractMessages(): Promise<
 }
 
 /** A language's translation files merged: { id: message }, with the file each id came from. */
-export function readTranslations(language: string): {
+export function readTranslations(
+  language: string,
+  part?: CataloguePart,
+): {
   messages: Record<string, string>;
   fileOf: Record<string, string>;
 } {
   const messages: Record<string, string> = {};
   const fileOf: Record<string, string> = {};
   const dir = join(I18N, language);
+  const inPart = (name: string) =>
+    part === undefined || VISITOR_TRANSLATION_FILES.includes(name) === (part === 'visitor');
   for (const name of readdirSync(dir)
-    .filter((n) => n.endsWith('.json'))
+    .filter((n) => n.endsWith('.json') && inPart(n))
     .sort()) {
     const entries = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Record<string, string>;
     for (const [id, message] of Object.entries(entries)) {
@@ -90,9 +110,10 @@ function messagesModules(): Plugin {
     },
     async load(id) {
       if (!id.startsWith(`\0${VIRTUAL}`)) return null;
-      const language = id.slice(VIRTUAL.length + 1);
+      // virtual:messages/<language>/<part>
+      const [language = '', part] = id.slice(VIRTUAL.length + 1).split('/') as [string, CataloguePart];
       if (language === 'pseudo') return `export default ${JSON.stringify(await pseudoCatalogue())};`;
-      const { messages, fileOf } = readTranslations(language);
+      const { messages, fileOf } = readTranslations(language, part);
       for (const name of new Set(Object.values(fileOf))) this.addWatchFile(join(I18N, language, name));
       const parsed = Object.fromEntries(
         Object.entries(messages).map(([key, message]) => [key, parse(message)]),

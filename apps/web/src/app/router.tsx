@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { memberMessages } from '../i18n/i18n-store.ts';
 import { HomeRoute } from './home-route.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 import { PersistLogin } from './persist-login.tsx';
@@ -29,6 +30,8 @@ const memberPage = (load: () => ScreenModule): Pick<RouteObject, 'element'> => {
     const [{ default: Content }, { default: QueryProvider }] = await Promise.all([
       load(),
       import('./query-provider.tsx'),
+      // The member screens' texts in the reader's language (nothing to wait for in English).
+      memberMessages(),
     ]);
     return {
       default: () => (
@@ -42,6 +45,7 @@ const memberPage = (load: () => ScreenModule): Pick<RouteObject, 'element'> => {
   preloads.set(element, () => {
     void load();
     void import('./query-provider.tsx');
+    void memberMessages();
   });
   return { element };
 };

@@ -47,11 +47,15 @@ function apply(language: Language, catalogue: Catalogue): void {
   for (const listener of listeners) listener();
 }
 
+/** The member part of the current language's catalogue, once asked for (memberMessages). */
+let memberPart: { language: Language; loaded: Promise<void> } | null = null;
+
 /** Opens the app in `language` (before the first render, so that no English flashes by). */
 export async function startLanguage(language: Language): Promise<void> {
+  memberPart = null;
   let catalogue: Catalogue;
   try {
-    catalogue = await loadCatalogue(language);
+    catalogue = await loadCatalogue(language, 'visitor');
   } catch {
     // The catalogue could not be fetched (offline before it was cached): English, not a blank page.
     apply(DEFAULT_LANGUAGE, {});
@@ -60,11 +64,36 @@ export async function startLanguage(language: Language): Promise<void> {
   apply(language, catalogue);
 }
 
+/**
+ * The texts of the member screens in the current language: app/router.tsx waits for them with a
+ * member screen's code, so they are fetched once, in parallel with the first member screen. A failure
+ * leaves those screens in English rather than not opening them.
+ */
+export function memberMessages(): Promise<void> {
+  const { language } = state;
+  if (memberPart?.language !== language) {
+    memberPart = {
+      language,
+      loaded: loadCatalogue(language, 'member').then(
+        (part) => {
+          if (state.language === language) apply(language, { ...state.catalogue, ...part });
+        },
+        () => {},
+      ),
+    };
+  }
+  return memberPart.loaded;
+}
+
 /** The person chose a language (Settings, the landing page): load it, switch, remember it. */
 export async function chooseLanguage(language: Language): Promise<void> {
-  const catalogue = await loadCatalogue(language);
+  const [visitor, member] = await Promise.all([
+    loadCatalogue(language, 'visitor'),
+    loadCatalogue(language, 'member'),
+  ]);
   storeLanguage(language);
-  apply(language, catalogue);
+  memberPart = { language, loaded: Promise.resolve() };
+  apply(language, { ...visitor, ...member });
 }
 
 function formatterFor(descriptor: MessageDescriptor): IntlMessageFormat | null {
