@@ -4,11 +4,13 @@ import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { useJoinGroup } from '../api/join-group.ts';
 import { groupErrorMessage } from '../api/errors.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /** Ask to join a group with its code; the owner answers the request. */
 export function JoinGroupForm({ onResult }: { onResult: (message: string) => void }) {
   const [code, setCode] = useState('');
   const join = useJoinGroup();
+  const t = useTranslate();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     join.mutate(code.trim(), {
@@ -22,10 +24,10 @@ export function JoinGroupForm({ onResult }: { onResult: (message: string) => voi
   return (
     <form className="groups-form card" onSubmit={submit} aria-labelledby="groups-join-title">
       <h2 id="groups-join-title" className="groups-form__title">
-        Join a group
+        <Message id="groups.join.title" defaultMessage="Join a group" />
       </h2>
       <TextField
-        label="Group code"
+        label={t({ id: 'groups.join.code', defaultMessage: 'Group code' })}
         name="code"
         required
         autoComplete="off"
@@ -33,12 +35,15 @@ export function JoinGroupForm({ onResult }: { onResult: (message: string) => voi
         spellCheck={false}
         maxLength={GROUP_CODE_MAX}
         placeholder={GROUP_CODE_EXAMPLE}
-        help={`Ask a member for the code, for example ${GROUP_CODE_EXAMPLE}`}
+        help={t(
+          { id: 'groups.join.codeHelp', defaultMessage: 'Ask a member for the code, for example {example}' },
+          { example: GROUP_CODE_EXAMPLE },
+        )}
         value={code}
         onChange={(e) => setCode(e.target.value)}
       />
       <Button type="submit" disabled={join.isPending}>
-        Request to join group
+        <Message id="groups.join.submit" defaultMessage="Request to join group" />
       </Button>
     </form>
   );
