@@ -16,8 +16,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/cats/suggest-cat-dialog.tsx',
   'apps/web/src/components/cats/which-cat-dialog.tsx',
   'apps/web/src/components/counted-textarea.tsx',
-  'apps/web/src/components/groups/group-share-picker.tsx',
-  'apps/web/src/components/groups/post-group-share.tsx',
   'apps/web/src/components/load-error.tsx',
   'apps/web/src/components/location-picker/location-chooser.tsx',
   'apps/web/src/components/location-picker/map-picker.tsx',
