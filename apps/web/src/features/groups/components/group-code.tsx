@@ -52,7 +52,7 @@ export function GroupCode({
       <span className="groups-code__label">
         <Message id="groups.code.label" defaultMessage="Group code" />
       </span>
-      <code id={codeId} className="groups-code__value">
+      <code id={codeId} className="groups-code__value" translate="no">
         {group.code}
       </code>
       {isOwner && (
@@ -116,7 +116,7 @@ export function GroupCode({
           <Message
             id="groups.code.confirmText"
             defaultMessage="The current code {code} will stop working. Requests already sent stay."
-            values={{ code: group.code }}
+            values={{ code: <span translate="no">{group.code}</span> }}
           />
         </p>
       </ConfirmDialog>

@@ -33,12 +33,17 @@ export function JoinGroupForm({ onResult }: { onResult: (message: string) => voi
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
+        // A code, and the spec's example code as its placeholder: not words to translate.
+        translate="no"
         maxLength={GROUP_CODE_MAX}
         placeholder={GROUP_CODE_EXAMPLE}
-        help={t(
-          { id: 'groups.join.codeHelp', defaultMessage: 'Ask a member for the code, for example {example}' },
-          { example: GROUP_CODE_EXAMPLE },
-        )}
+        help={
+          <Message
+            id="groups.join.codeHelp"
+            defaultMessage="Ask a member for the code, for example {example}"
+            values={{ example: <span translate="no">{GROUP_CODE_EXAMPLE}</span> }}
+          />
+        }
         value={code}
         onChange={(e) => setCode(e.target.value)}
       />
