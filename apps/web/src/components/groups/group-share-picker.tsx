@@ -2,10 +2,15 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import type { GroupSummary } from '@cats/contracts';
 import { useMyGroups } from './api/get-my-groups.ts';
+import { defineMessage } from '../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import './group-share-picker.css';
 
-export const GROUP_SHARE_NOTICE =
-  'Every member of the groups you tick can see this picture, and its exact location while the location is on. A picture whose location you switch off shows no location, not even to your groups.';
+export const GROUP_SHARE_NOTICE = defineMessage({
+  id: 'groups.share.notice',
+  defaultMessage:
+    'Every member of the groups you tick can see this picture, and its exact location while the location is on. A picture whose location you switch off shows no location, not even to your groups.',
+});
 
 export interface GroupSharePickerProps {
   /** Ids of the ticked groups. */
@@ -19,17 +24,13 @@ export interface GroupSharePickerProps {
  * A checkbox list of the user's groups (issue 7, point 4): used when spotting a cat and to share or
  * unshare an existing own post. Says plainly who will see the location and how precisely.
  */
-export function GroupSharePicker({
-  selected,
-  onChange,
-  disabled,
-  legend = 'Share with your groups',
-}: GroupSharePickerProps) {
+export function GroupSharePicker({ selected, onChange, disabled, legend }: GroupSharePickerProps) {
   const groups = useMyGroups();
+  const t = useTranslate();
   const noticeId = useId();
-  const all: (GroupSummary & { role: 'Owner' | 'Member' })[] = [
-    ...(groups.data?.ownedGroups ?? []).map((g) => ({ ...g, role: 'Owner' as const })),
-    ...(groups.data?.memberGroups ?? []).map((g) => ({ ...g, role: 'Member' as const })),
+  const all: (GroupSummary & { role: 'owner' | 'member' })[] = [
+    ...(groups.data?.ownedGroups ?? []).map((g) => ({ ...g, role: 'owner' as const })),
+    ...(groups.data?.memberGroups ?? []).map((g) => ({ ...g, role: 'member' as const })),
   ];
   const toggle = (id: string, on: boolean) =>
     onChange(on ? [...selected.filter((s) => s !== id), id] : selected.filter((s) => s !== id));
@@ -40,13 +41,26 @@ export function GroupSharePicker({
       disabled={disabled}
       aria-describedby={all.length > 0 ? noticeId : undefined}
     >
-      <legend className="group-share__legend">{legend}</legend>
-      {groups.isPending && <p className="group-share__status">Loading your groups...</p>}
-      {groups.isError && <p className="group-share__status">Your groups could not be loaded.</p>}
+      <legend className="group-share__legend">
+        {legend ?? t({ id: 'groups.share.legend', defaultMessage: 'Share with your groups' })}
+      </legend>
+      {groups.isPending && (
+        <p className="group-share__status">
+          <Message id="groups.list.loading" defaultMessage="Loading your groups..." />
+        </p>
+      )}
+      {groups.isError && (
+        <p className="group-share__status">
+          <Message id="groups.share.loadFailed" defaultMessage="Your groups could not be loaded." />
+        </p>
+      )}
       {groups.isSuccess && all.length === 0 && (
         <p className="group-share__status">
-          You are not in any group yet. <Link to="/groups">Create or join a group</Link> to share pictures
-          with friends.
+          <Message
+            id="groups.share.noGroups"
+            defaultMessage="You are not in any group yet. <link>Create or join a group</link> to share pictures with friends."
+            values={{ link: (chunks) => <Link to="/groups">{chunks}</Link> }}
+          />
         </p>
       )}
       {all.length > 0 && (
@@ -62,13 +76,19 @@ export function GroupSharePicker({
                     onChange={(e) => toggle(g._id, e.target.checked)}
                   />
                   <span className="group-share__name">{g.groupName}</span>
-                  <span className="group-share__role">{g.role}</span>
+                  <span className="group-share__role">
+                    {g.role === 'owner' ? (
+                      <Message id="groups.role.owner" defaultMessage="Owner" />
+                    ) : (
+                      <Message id="groups.role.member" defaultMessage="Member" />
+                    )}
+                  </span>
                 </label>
               </li>
             ))}
           </ul>
           <p id={noticeId} className="group-share__notice">
-            {GROUP_SHARE_NOTICE}
+            {t(GROUP_SHARE_NOTICE)}
           </p>
         </>
       )}

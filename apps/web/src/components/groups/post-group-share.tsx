@@ -7,6 +7,7 @@ import { errorMessage, isDemoRefusal } from '../post/api/errors.ts';
 import { DemoModal } from '../post/post-modal.tsx';
 import { useSharePost } from './api/share-post.ts';
 import { GroupSharePicker } from './group-share-picker.tsx';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 /**
  * The groups an existing own post is shared with, as ticks (issue 7 point 4). Each tick saves at once;
@@ -56,7 +57,15 @@ export function PostGroupShare({ post }: { post: Post }) {
       >
         <GroupsIcon size={20} />
         <span>
-          {count === 0 ? 'Share with groups' : `Shared with ${count} ${count === 1 ? 'group' : 'groups'}`}
+          {count === 0 ? (
+            <Message id="groups.share.open" defaultMessage="Share with groups" />
+          ) : (
+            <Message
+              id="groups.share.sharedWith"
+              defaultMessage="Shared with {count, plural, one {# group} other {# groups}}"
+              values={{ count }}
+            />
+          )}
         </span>
       </button>
       {open && (
@@ -70,17 +79,21 @@ export function PostGroupShare({ post }: { post: Post }) {
 
 /** The own-post menu's 'Share with groups' (issue 24): the same ticks, in a dialog, from any list. */
 export function ShareWithGroupsDialog({ post, onClose }: { post: Post; onClose: () => void }) {
+  const t = useTranslate();
   return (
     <Modal
-      title="Share with groups"
+      title={t({ id: 'groups.share.open', defaultMessage: 'Share with groups' })}
       onClose={onClose}
       actions={
         <Button variant="primary" onClick={onClose}>
-          Done
+          <Message id="groups.share.done" defaultMessage="Done" />
         </Button>
       }
     >
-      <PostGroupSharePicker post={post} legend="Your groups" />
+      <PostGroupSharePicker
+        post={post}
+        legend={t({ id: 'groups.share.yourGroups', defaultMessage: 'Your groups' })}
+      />
     </Modal>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from '../../../components/button.tsx';
+import { Message } from '../../../i18n/message.tsx';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -49,7 +50,7 @@ export function ConfirmDialog({
       </div>
       <div className="groups-confirm__actions">
         <Button variant="secondary" onClick={onCancel} autoFocus>
-          Cancel
+          <Message id="groups.confirm.cancel" defaultMessage="Cancel" />
         </Button>
         <Button variant="danger" onClick={onConfirm} disabled={busy}>
           {confirmLabel}

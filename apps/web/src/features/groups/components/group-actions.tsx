@@ -6,6 +6,11 @@ import { useAuth } from '../../../lib/auth-store.ts';
 import { useDeleteGroup, useRemoveMember } from '../api/manage-group.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { defineMessage } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
+
+const DELETE_GROUP = defineMessage({ id: 'groups.actions.delete', defaultMessage: 'Delete group' });
+const LEAVE_GROUP = defineMessage({ id: 'groups.actions.leave', defaultMessage: 'Leave group' });
 
 /** Leave the group (members) or delete it (owner), each after a confirmation. */
 export function GroupActions({
@@ -17,6 +22,7 @@ export function GroupActions({
 }) {
   const { userId } = useAuth();
   const navigate = useNavigate();
+  const t = useTranslate();
   const [confirming, setConfirming] = useState(false);
   const leave = useRemoveMember(group._id);
   const remove = useDeleteGroup(group._id);
@@ -29,14 +35,27 @@ export function GroupActions({
   };
 
   return (
-    <section className="groups-actions" aria-label="Group actions">
+    <section
+      className="groups-actions"
+      aria-label={t({ id: 'groups.actions.label', defaultMessage: 'Group actions' })}
+    >
       <Button variant={isOwner ? 'danger' : 'secondary'} onClick={() => setConfirming(true)} disabled={busy}>
-        {isOwner ? 'Delete group' : 'Leave group'}
+        {t(isOwner ? DELETE_GROUP : LEAVE_GROUP)}
       </Button>
       <ConfirmDialog
         open={confirming}
-        title={isOwner ? `Delete ${group.groupName}?` : `Leave ${group.groupName}?`}
-        confirmLabel={isOwner ? 'Delete group' : 'Leave group'}
+        title={
+          isOwner
+            ? t(
+                { id: 'groups.actions.deleteTitle', defaultMessage: 'Delete {group}?' },
+                { group: group.groupName },
+              )
+            : t(
+                { id: 'groups.actions.leaveTitle', defaultMessage: 'Leave {group}?' },
+                { group: group.groupName },
+              )
+        }
+        confirmLabel={t(isOwner ? DELETE_GROUP : LEAVE_GROUP)}
         busy={busy}
         onCancel={() => setConfirming(false)}
         onConfirm={() =>
@@ -47,11 +66,18 @@ export function GroupActions({
       >
         {isOwner ? (
           <p>
-            Members lose its feed and map, and pending requests are dropped. The pictures stay with their
-            owners. This can not be undone.
+            <Message
+              id="groups.actions.deleteText"
+              defaultMessage="Members lose its feed and map, and pending requests are dropped. The pictures stay with their owners. This can not be undone."
+            />
           </p>
         ) : (
-          <p>You will no longer see its pictures, and your pictures will no longer be shared with it.</p>
+          <p>
+            <Message
+              id="groups.actions.leaveText"
+              defaultMessage="You will no longer see its pictures, and your pictures will no longer be shared with it."
+            />
+          </p>
         )}
       </ConfirmDialog>
     </section>

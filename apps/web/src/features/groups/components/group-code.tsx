@@ -5,6 +5,7 @@ import { CheckIcon } from '../../../components/icons.tsx';
 import { useRegenerateCode } from '../api/manage-group.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -27,6 +28,7 @@ export function GroupCode({
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const regenerate = useRegenerateCode(group._id);
+  const t = useTranslate();
   const isOwner = group.role === 'owner';
   const codeId = `group-code-${group._id}`;
 
@@ -47,8 +49,10 @@ export function GroupCode({
 
   return (
     <div className="groups-code">
-      <span className="groups-code__label">Group code</span>
-      <code id={codeId} className="groups-code__value">
+      <span className="groups-code__label">
+        <Message id="groups.code.label" defaultMessage="Group code" />
+      </span>
+      <code id={codeId} className="groups-code__value" translate="no">
         {group.code}
       </code>
       {isOwner && (
@@ -60,7 +64,11 @@ export function GroupCode({
             aria-describedby={`${codeId}-status`}
           >
             {copied === 'yes' ? <CheckIcon size={16} /> : null}
-            {copied === 'yes' ? 'Copied' : 'Copy code'}
+            {copied === 'yes' ? (
+              <Message id="groups.code.copied" defaultMessage="Copied" />
+            ) : (
+              <Message id="groups.code.copy" defaultMessage="Copy code" />
+            )}
           </Button>
           <Button
             size="sm"
@@ -68,20 +76,32 @@ export function GroupCode({
             onClick={() => setConfirming(true)}
             disabled={regenerate.isPending}
           >
-            New code
+            <Message id="groups.code.new" defaultMessage="New code" />
           </Button>
         </div>
       )}
       <span id={`${codeId}-status`} className="groups-code__status" role="status">
-        {copied === 'failed' ? 'Press Ctrl+C (or ⌘C) to copy the selected code' : ''}
+        {copied === 'failed' ? (
+          <Message
+            id="groups.code.copyByHand"
+            defaultMessage="Press Ctrl+C (or ⌘C) to copy the selected code"
+          />
+        ) : (
+          ''
+        )}
       </span>
       {isOwner && (
-        <p className="groups-code__hint">Share this code with friends; you accept or decline each request.</p>
+        <p className="groups-code__hint">
+          <Message
+            id="groups.code.hint"
+            defaultMessage="Share this code with friends; you accept or decline each request."
+          />
+        </p>
       )}
       <ConfirmDialog
         open={confirming}
-        title="Create a new code?"
-        confirmLabel="Create new code"
+        title={t({ id: 'groups.code.confirmTitle', defaultMessage: 'Create a new code?' })}
+        confirmLabel={t({ id: 'groups.code.confirm', defaultMessage: 'Create new code' })}
         busy={regenerate.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={() =>
@@ -92,7 +112,13 @@ export function GroupCode({
           })
         }
       >
-        <p>The current code {group.code} will stop working. Requests already sent stay.</p>
+        <p>
+          <Message
+            id="groups.code.confirmText"
+            defaultMessage="The current code {code} will stop working. Requests already sent stay."
+            values={{ code: <span translate="no">{group.code}</span> }}
+          />
+        </p>
       </ConfirmDialog>
     </div>
   );

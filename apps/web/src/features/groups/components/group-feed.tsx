@@ -3,22 +3,28 @@ import { PostCard } from '../../../components/post/post-card.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { useGroupPosts } from '../api/get-group-posts.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /** The pictures shared with the group, newest first, loading more as the reader scrolls. */
 export function GroupFeed({ groupId }: { groupId: string }) {
   const feed = useGroupPosts(groupId);
+  const t = useTranslate();
   const posts = flattenPages(feed.data);
   if (feed.isPending) {
     return (
       <p className="loading-text" role="status">
-        Loading the group&apos;s pictures...
+        <Message id="groups.feed.loading" defaultMessage="Loading the group's pictures..." />
       </p>
     );
   }
   if (feed.isError && !feed.data) {
     return (
       <p className="notice notice--error" role="alert">
-        Error: {errorMessage(feed.error)}
+        <Message
+          id="groups.error.message"
+          defaultMessage="Error: {message}"
+          values={{ message: errorMessage(feed.error) }}
+        />
       </p>
     );
   }
@@ -26,7 +32,7 @@ export function GroupFeed({ groupId }: { groupId: string }) {
   return (
     <>
       <InfiniteList
-        label="Pictures shared with the group"
+        label={t({ id: 'groups.feed.label', defaultMessage: 'Pictures shared with the group' })}
         className="groups-feed"
         items={posts}
         getKey={(p) => p._id}
@@ -36,11 +42,18 @@ export function GroupFeed({ groupId }: { groupId: string }) {
         hasNextPage={feed.hasNextPage}
         isFetchingNextPage={feed.isFetchingNextPage}
         fetchNextPage={feed.fetchNextPage}
-        endMessage="That is every picture shared with this group."
+        endMessage={t({
+          id: 'groups.feed.end',
+          defaultMessage: 'That is every picture shared with this group.',
+        })}
       />
       {feed.isFetchNextPageError && (
         <p className="notice notice--error" role="alert">
-          Error: {errorMessage(feed.error)}
+          <Message
+            id="groups.error.message"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(feed.error) }}
+          />
         </p>
       )}
     </>
@@ -50,9 +63,14 @@ export function GroupFeed({ groupId }: { groupId: string }) {
 export function EmptyPictures() {
   return (
     <div className="groups-empty">
-      <p>No pictures shared with this group yet.</p>
+      <p>
+        <Message id="groups.feed.empty" defaultMessage="No pictures shared with this group yet." />
+      </p>
       <p className="muted">
-        Tick the group when you spot a cat, or share one of your pictures from your profile.
+        <Message
+          id="groups.feed.emptyHint"
+          defaultMessage="Tick the group when you spot a cat, or share one of your pictures from your profile."
+        />
       </p>
     </div>
   );

@@ -4,19 +4,23 @@ import { useMyGroups } from '../../../components/groups/api/get-my-groups.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 import { RoleTag } from './role-tag.tsx';
 import { LoadingSkeleton, RowListSkeleton } from '../../../components/skeleton/skeleton.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /** 'Manage your groups': each group links to its page, tagged Owner or Member. */
 export function GroupList() {
   const groups = useMyGroups();
+  const t = useTranslate();
   const rows: (GroupSummary & { role: 'owner' | 'member' })[] = [
     ...(groups.data?.ownedGroups ?? []).map((g) => ({ ...g, role: 'owner' as const })),
     ...(groups.data?.memberGroups ?? []).map((g) => ({ ...g, role: 'member' as const })),
   ];
   return (
     <section className="groups-manage" aria-labelledby="groups-manage-title">
-      <h2 id="groups-manage-title">Manage your groups</h2>
+      <h2 id="groups-manage-title">
+        <Message id="groups.list.title" defaultMessage="Manage your groups" />
+      </h2>
       {groups.isPending && (
-        <LoadingSkeleton label="Loading your groups...">
+        <LoadingSkeleton label={t({ id: 'groups.list.loading', defaultMessage: 'Loading your groups...' })}>
           <RowListSkeleton count={3} picture={32} round={false} />
         </LoadingSkeleton>
       )}
@@ -27,7 +31,10 @@ export function GroupList() {
       )}
       {groups.isSuccess && rows.length === 0 && (
         <p className="muted">
-          You are not in any group yet. Create one, or ask a friend for their group&apos;s code.
+          <Message
+            id="groups.list.empty"
+            defaultMessage="You are not in any group yet. Create one, or ask a friend for their group's code."
+          />
         </p>
       )}
       {rows.length > 0 && (

@@ -9,13 +9,21 @@ import { errorMessage } from '../../../components/post/api/errors.ts';
 import { useGroupMap } from '../api/get-group-posts.ts';
 import { useMapConfig } from '../api/get-map-config.ts';
 import { EmptyPictures } from './group-feed.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
+
+type Translate = ReturnType<typeof useTranslate>;
 
 const located = (p: Post): p is Post & { latitude: number; longitude: number } =>
   Number.isFinite(p.latitude) && Number.isFinite(p.longitude);
 
-function markerIcon(post: Post): L.DivIcon {
+function markerIcon(post: Post, t: Translate): L.DivIcon {
   const src = post.image.variants[String(MAP_MARKER_SIZE)] ?? post.imageUrl;
-  const alt = post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+  const alt = post.catName
+    ? t({ id: 'groups.map.markerAlt', defaultMessage: 'Photo of {cat}' }, { cat: post.catName })
+    : t(
+        { id: 'groups.map.markerAltNoName', defaultMessage: 'Cat photo by {username}' },
+        { username: post.user.username },
+      );
   return L.divIcon({
     className: 'groups-map__marker',
     html: `<img src="${escapeHtml(src)}" width="${MAP_MARKER_SIZE}" height="${MAP_MARKER_SIZE}" alt="${escapeHtml(alt)}" />`,
@@ -46,8 +54,10 @@ export default function GroupMap({ groupId }: { groupId: string }) {
   const map = useGroupMap(groupId);
   const config = useMapConfig();
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  const t = useTranslate();
   const posts = useMemo(() => (map.data?.posts ?? []).filter(located), [map.data]);
-  const icons = useMemo(() => new Map(posts.map((p) => [p._id, markerIcon(p)])), [posts]);
+  // `t` changes with the language: the pictures' alt texts are part of the icons.
+  const icons = useMemo(() => new Map(posts.map((p) => [p._id, markerIcon(p, t)])), [posts, t]);
   const selected = posts.find((p) => p._id === selectedId) ?? null;
 
   useEffect(() => {
@@ -60,14 +70,18 @@ export default function GroupMap({ groupId }: { groupId: string }) {
   if (map.isPending || config.isPending) {
     return (
       <p className="loading-text" role="status">
-        Tracking the group&apos;s cats...
+        <Message id="groups.map.loading" defaultMessage="Tracking the group's cats..." />
       </p>
     );
   }
   if (map.isError || config.isError) {
     return (
       <p className="notice notice--error" role="alert">
-        Error: {errorMessage(map.error ?? config.error)}
+        <Message
+          id="groups.error.message"
+          defaultMessage="Error: {message}"
+          values={{ message: errorMessage(map.error ?? config.error) }}
+        />
       </p>
     );
   }
@@ -86,14 +100,24 @@ export default function GroupMap({ groupId }: { groupId: string }) {
               key={post._id}
               position={[post.latitude, post.longitude]}
               icon={icons.get(post._id)!}
-              title={post.catName ?? `Cat spotted by ${post.user.username}`}
+              title={
+                post.catName ??
+                t(
+                  { id: 'groups.map.markerTitle', defaultMessage: 'Cat spotted by {username}' },
+                  { username: post.user.username },
+                )
+              }
               eventHandlers={{ click: () => setSelectedId(post._id) }}
             />
           ))}
           <FitToPosts posts={posts} />
         </MapContainer>
         {selected && (
-          <div className="groups-map__detail" role="dialog" aria-label="Picture on the map">
+          <div
+            className="groups-map__detail"
+            role="dialog"
+            aria-label={t({ id: 'groups.map.detail', defaultMessage: 'Picture on the map' })}
+          >
             <div className="groups-map__detail-bar">
               <button
                 type="button"
@@ -101,7 +125,7 @@ export default function GroupMap({ groupId }: { groupId: string }) {
                 onClick={() => setSelectedId(null)}
                 autoFocus
               >
-                ← Back to the map
+                <Message id="groups.map.back" defaultMessage="← Back to the map" />
               </button>
             </div>
             <PostCard post={selected} imageSizes="400px" eager />
@@ -109,8 +133,11 @@ export default function GroupMap({ groupId }: { groupId: string }) {
         )}
       </div>
       <p className="groups-map__note muted">
-        {posts.length === 1 ? '1 picture' : `${posts.length} pictures`} on the map, at their exact places:
-        only members of this group see them here.
+        <Message
+          id="groups.map.note"
+          defaultMessage="{count, plural, one {# picture} other {# pictures}} on the map, at their exact places: only members of this group see them here."
+          values={{ count: posts.length }}
+        />
       </p>
     </div>
   );

@@ -4,11 +4,13 @@ import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { useJoinGroup } from '../api/join-group.ts';
 import { groupErrorMessage } from '../api/errors.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /** Ask to join a group with its code; the owner answers the request. */
 export function JoinGroupForm({ onResult }: { onResult: (message: string) => void }) {
   const [code, setCode] = useState('');
   const join = useJoinGroup();
+  const t = useTranslate();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     join.mutate(code.trim(), {
@@ -22,23 +24,31 @@ export function JoinGroupForm({ onResult }: { onResult: (message: string) => voi
   return (
     <form className="groups-form card" onSubmit={submit} aria-labelledby="groups-join-title">
       <h2 id="groups-join-title" className="groups-form__title">
-        Join a group
+        <Message id="groups.join.title" defaultMessage="Join a group" />
       </h2>
       <TextField
-        label="Group code"
+        label={t({ id: 'groups.join.code', defaultMessage: 'Group code' })}
         name="code"
         required
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
+        // A code, and the spec's example code as its placeholder: not words to translate.
+        translate="no"
         maxLength={GROUP_CODE_MAX}
         placeholder={GROUP_CODE_EXAMPLE}
-        help={`Ask a member for the code, for example ${GROUP_CODE_EXAMPLE}`}
+        help={
+          <Message
+            id="groups.join.codeHelp"
+            defaultMessage="Ask a member for the code, for example {example}"
+            values={{ example: <span translate="no">{GROUP_CODE_EXAMPLE}</span> }}
+          />
+        }
         value={code}
         onChange={(e) => setCode(e.target.value)}
       />
       <Button type="submit" disabled={join.isPending}>
-        Request to join group
+        <Message id="groups.join.submit" defaultMessage="Request to join group" />
       </Button>
     </form>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { GroupDetail, GroupMember } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
@@ -8,6 +8,10 @@ import { useAnswerRequest, useRemoveMember } from '../api/manage-group.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { RoleTag } from './role-tag.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
+
+/** The number beside a panel's title, in its badge. */
+const countBadge = (chunks: ReactNode[]) => <span className="groups-panel__count">{chunks}</span>;
 
 interface PanelProps {
   group: GroupDetail;
@@ -17,14 +21,23 @@ interface PanelProps {
 /** Pending join requests with Accept and Decline (owner only). */
 export function RequestsPanel({ group, onResult }: PanelProps) {
   const answer = useAnswerRequest(group._id);
+  const t = useTranslate();
   const requests = group.pendingRequests;
   if (!requests) return null;
   return (
     <section className="groups-panel card" aria-labelledby="groups-requests-title">
       <h2 id="groups-requests-title" className="groups-panel__title">
-        Pending requests <span className="groups-panel__count">{requests.length}</span>
+        <Message
+          id="groups.requests.title"
+          defaultMessage="Pending requests <badge>{count}</badge>"
+          values={{ count: requests.length, badge: countBadge }}
+        />
       </h2>
-      {requests.length === 0 && <p className="muted groups-panel__empty">No one is waiting to join.</p>}
+      {requests.length === 0 && (
+        <p className="muted groups-panel__empty">
+          <Message id="groups.requests.empty" defaultMessage="No one is waiting to join." />
+        </p>
+      )}
       {requests.length > 0 && (
         <ul className="groups-people">
           {requests.map((r) => {
@@ -45,18 +58,24 @@ export function RequestsPanel({ group, onResult }: PanelProps) {
                     size="sm"
                     onClick={() => act('accept')}
                     disabled={busy}
-                    aria-label={`Accept ${r.user.username}`}
+                    aria-label={t(
+                      { id: 'groups.requests.acceptUser', defaultMessage: 'Accept {username}' },
+                      { username: r.user.username },
+                    )}
                   >
-                    Accept
+                    <Message id="groups.requests.accept" defaultMessage="Accept" />
                   </Button>
                   <Button
                     size="sm"
                     variant="secondary"
                     onClick={() => act('decline')}
                     disabled={busy}
-                    aria-label={`Decline ${r.user.username}`}
+                    aria-label={t(
+                      { id: 'groups.requests.declineUser', defaultMessage: 'Decline {username}' },
+                      { username: r.user.username },
+                    )}
                   >
-                    Decline
+                    <Message id="groups.requests.decline" defaultMessage="Decline" />
                   </Button>
                 </div>
               </li>
@@ -73,11 +92,16 @@ export function MembersPanel({ group, onResult }: PanelProps) {
   const { userId } = useAuth();
   const remove = useRemoveMember(group._id);
   const [target, setTarget] = useState<GroupMember | null>(null);
+  const t = useTranslate();
   const isOwner = group.role === 'owner';
   return (
     <section className="groups-panel card" aria-labelledby="groups-members-title">
       <h2 id="groups-members-title" className="groups-panel__title">
-        Members <span className="groups-panel__count">{group.members.length}</span>
+        <Message
+          id="groups.members.title"
+          defaultMessage="Members <badge>{count}</badge>"
+          values={{ count: group.members.length, badge: countBadge }}
+        />
       </h2>
       <ul className="groups-people">
         {group.members.map((m) => {
@@ -90,7 +114,11 @@ export function MembersPanel({ group, onResult }: PanelProps) {
                   <span className="groups-people__name">{m.user.username}</span>
                   <span className="groups-people__meta">
                     <RoleTag role={m.role} />
-                    {self && <span className="muted">You</span>}
+                    {self && (
+                      <span className="muted">
+                        <Message id="groups.members.you" defaultMessage="You" />
+                      </span>
+                    )}
                   </span>
                 </span>
               </Link>
@@ -100,9 +128,12 @@ export function MembersPanel({ group, onResult }: PanelProps) {
                   variant="ghost"
                   className="groups-people__remove"
                   onClick={() => setTarget(m)}
-                  aria-label={`Remove ${m.user.username}`}
+                  aria-label={t(
+                    { id: 'groups.members.removeUser', defaultMessage: 'Remove {username}' },
+                    { username: m.user.username },
+                  )}
                 >
-                  Remove
+                  <Message id="groups.members.remove" defaultMessage="Remove" />
                 </Button>
               )}
             </li>
@@ -111,8 +142,11 @@ export function MembersPanel({ group, onResult }: PanelProps) {
       </ul>
       <ConfirmDialog
         open={target !== null}
-        title={`Remove ${target?.user.username ?? ''}?`}
-        confirmLabel="Remove member"
+        title={t(
+          { id: 'groups.members.removeTitle', defaultMessage: 'Remove {username}?' },
+          { username: target?.user.username ?? '' },
+        )}
+        confirmLabel={t({ id: 'groups.members.removeConfirm', defaultMessage: 'Remove member' })}
         busy={remove.isPending}
         onCancel={() => setTarget(null)}
         onConfirm={() =>
@@ -124,8 +158,11 @@ export function MembersPanel({ group, onResult }: PanelProps) {
         }
       >
         <p>
-          They will no longer see {group.groupName}&apos;s pictures and map, and their pictures will no longer
-          be shared with the group.
+          <Message
+            id="groups.members.removeText"
+            defaultMessage="They will no longer see {group}'s pictures and map, and their pictures will no longer be shared with the group."
+            values={{ group: group.groupName }}
+          />
         </p>
       </ConfirmDialog>
     </section>

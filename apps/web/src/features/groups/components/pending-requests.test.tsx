@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { GROUP_MESSAGES, type OwnJoinRequestsResponse } from '@cats/contracts';
 import { authStore } from '../../../lib/auth-store.ts';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import { PendingRequests } from './pending-requests.tsx';
 
 const street = { _id: 'g1', groupName: 'Garden Cats' };
@@ -40,10 +41,11 @@ function server(cancel: () => Response) {
   return { onResult, deleted };
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   authStore.set({ accessToken: null, userId: null });
+  await act(() => startLanguage('en'));
 });
 
 describe('PendingRequests', () => {
@@ -68,6 +70,15 @@ describe('PendingRequests', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel request to join Corner Shop' }));
     await waitFor(() => expect(onResult).toHaveBeenCalledWith(GROUP_MESSAGES.ownRequestNotFound));
     expect(screen.getByText('Corner Shop')).toBeTruthy();
+  });
+
+  it('speaks Spanish', async () => {
+    await act(() => startLanguage('es'));
+    server(() => Response.json({ message: GROUP_MESSAGES.requestCancelled }));
+    await screen.findByRole('heading', { name: 'Tus solicitudes para unirte' });
+    expect(
+      screen.getByRole('button', { name: 'Cancelar la solicitud para unirte a Garden Cats' }).textContent,
+    ).toBe('Cancelar solicitud');
   });
 
   it('shows nothing when no request is waiting', async () => {

@@ -4,6 +4,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useCancelRequest } from '../api/cancel-request.ts';
 import { groupErrorMessage } from '../api/errors.ts';
 import { useOwnRequests } from '../api/get-own-requests.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /**
  * The caller's requests to join that wait for an owner's answer (issue 28, point 7): without them,
@@ -15,8 +16,15 @@ export function PendingRequests({ onResult }: { onResult: (message: string) => v
   if (list.length === 0) return null;
   return (
     <section className="groups-pending" aria-labelledby="groups-pending-title">
-      <h2 id="groups-pending-title">Your requests to join</h2>
-      <p className="muted">The owner of each group will accept or decline your request.</p>
+      <h2 id="groups-pending-title">
+        <Message id="groups.pending.title" defaultMessage="Your requests to join" />
+      </h2>
+      <p className="muted">
+        <Message
+          id="groups.pending.text"
+          defaultMessage="The owner of each group will accept or decline your request."
+        />
+      </p>
       <ul className="groups-manage__list">
         {list.map((r) => (
           <PendingRequest key={r.group._id} request={r} onResult={onResult} />
@@ -34,6 +42,7 @@ function PendingRequest({
   onResult: (message: string) => void;
 }) {
   const cancel = useCancelRequest();
+  const t = useTranslate();
   const { group } = request;
   return (
     <li className="groups-pending__item">
@@ -42,7 +51,10 @@ function PendingRequest({
         variant="secondary"
         size="sm"
         disabled={cancel.isPending}
-        aria-label={`Cancel request to join ${group.groupName}`}
+        aria-label={t(
+          { id: 'groups.pending.cancelGroup', defaultMessage: 'Cancel request to join {group}' },
+          { group: group.groupName },
+        )}
         onClick={() =>
           // The promise, not mutate's callbacks: the row unmounts as soon as the list drops the
           // request, and TanStack Query skips the callbacks of an unmounted caller.
@@ -54,7 +66,7 @@ function PendingRequest({
           )
         }
       >
-        Cancel request
+        <Message id="groups.pending.cancel" defaultMessage="Cancel request" />
       </Button>
     </li>
   );

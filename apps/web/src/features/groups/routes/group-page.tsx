@@ -10,6 +10,7 @@ import { GroupFeed } from '../components/group-feed.tsx';
 import { MembersPanel, RequestsPanel } from '../components/members-panel.tsx';
 import { ResultModal } from '../components/result-modal.tsx';
 import { RoleTag } from '../components/role-tag.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import '../groups.css';
 
 const GroupMap = lazy(() => import('../components/group-map.tsx'));
@@ -23,6 +24,7 @@ export default function GroupPage() {
   const [view, setView] = useState<View>('feed');
   const location = useLocation();
   const navigate = useNavigate();
+  const t = useTranslate();
   // A group just created arrives with its result (and code) for the modal.
   const created = (location.state as Partial<CreatedGroupState> | null)?.created ?? null;
   const [result, setResult] = useState<string | null>(created);
@@ -35,7 +37,7 @@ export default function GroupPage() {
   if (group.isPending) {
     return (
       <p className="loading-text" role="status">
-        Loading the group...
+        <Message id="groups.page.loading" defaultMessage="Loading the group..." />
       </p>
     );
   }
@@ -43,13 +45,30 @@ export default function GroupPage() {
     const missing = group.error instanceof ApiError && group.error.status === 404;
     return (
       <div className="page groups-missing">
-        <h1>{missing ? 'Group not found' : 'The group could not be loaded'}</h1>
+        <h1>
+          {missing ? (
+            <Message id="groups.page.notFound" defaultMessage="Group not found" />
+          ) : (
+            <Message id="groups.page.loadFailed" defaultMessage="The group could not be loaded" />
+          )}
+        </h1>
         <p>
-          {missing
-            ? 'This group does not exist, or you are not one of its members.'
-            : `Error: ${groupErrorMessage(group.error)}`}
+          {missing ? (
+            <Message
+              id="groups.page.notFoundText"
+              defaultMessage="This group does not exist, or you are not one of its members."
+            />
+          ) : (
+            <Message
+              id="groups.error.message"
+              defaultMessage="Error: {message}"
+              values={{ message: groupErrorMessage(group.error) }}
+            />
+          )}
         </p>
-        <Link to="/groups">Back to your groups</Link>
+        <Link to="/groups">
+          <Message id="groups.page.back" defaultMessage="Back to your groups" />
+        </Link>
       </div>
     );
   }
@@ -58,7 +77,7 @@ export default function GroupPage() {
   return (
     <div className="page page--wide groups-detail">
       <Link to="/groups" className="groups-detail__back">
-        ← All groups
+        <Message id="groups.page.allGroups" defaultMessage="← All groups" />
       </Link>
       <header className="groups-detail__header">
         <div className="groups-detail__heading">
@@ -69,8 +88,10 @@ export default function GroupPage() {
           <GroupCode group={{ ...data, code: data.code }} onResult={setResult} />
         ) : (
           <p className="groups-detail__visitor-note">
-            You are looking around as the demo user: the join code is not shown, and locations are as precise
-            as for anyone outside the group (about 500 m).
+            <Message
+              id="groups.page.demoNote"
+              defaultMessage="You are looking around as the demo user: the join code is not shown, and locations are as precise as for anyone outside the group (about 500 m)."
+            />
           </p>
         )}
       </header>
@@ -83,8 +104,14 @@ export default function GroupPage() {
 
         <section className="groups-detail__main" aria-labelledby="groups-pictures-title">
           <div className="groups-detail__pictures-head">
-            <h2 id="groups-pictures-title">Pictures</h2>
-            <div className="groups-switch" role="group" aria-label="Show pictures as">
+            <h2 id="groups-pictures-title">
+              <Message id="groups.page.pictures" defaultMessage="Pictures" />
+            </h2>
+            <div
+              className="groups-switch"
+              role="group"
+              aria-label={t({ id: 'groups.page.view', defaultMessage: 'Show pictures as' })}
+            >
               {(['feed', 'map'] as const).map((v) => (
                 <button
                   key={v}
@@ -93,14 +120,20 @@ export default function GroupPage() {
                   aria-pressed={view === v}
                   onClick={() => setView(v)}
                 >
-                  {v === 'feed' ? 'Feed' : 'Map'}
+                  {v === 'feed' ? (
+                    <Message id="groups.page.view.feed" defaultMessage="Feed" />
+                  ) : (
+                    <Message id="groups.page.view.map" defaultMessage="Map" />
+                  )}
                 </button>
               ))}
             </div>
           </div>
           <p className="groups-detail__privacy muted">
-            Members of this group see the exact spot of every picture shared with it whose location is on. A
-            picture whose location is off shows no location here either.
+            <Message
+              id="groups.page.privacy"
+              defaultMessage="Members of this group see the exact spot of every picture shared with it whose location is on. A picture whose location is off shows no location here either."
+            />
           </p>
           {view === 'feed' ? (
             <GroupFeed groupId={data._id} />
@@ -108,7 +141,7 @@ export default function GroupPage() {
             <Suspense
               fallback={
                 <p className="loading-text" role="status">
-                  Loading the map...
+                  <Message id="groups.page.loadingMap" defaultMessage="Loading the map..." />
                 </p>
               }
             >

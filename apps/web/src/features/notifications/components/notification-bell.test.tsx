@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { authStore } from '../../../lib/auth-store.ts';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import { notificationKeys } from '../../../lib/notification-cache.ts';
 import { badgeText, bellLabel, NotificationBell } from './notification-bell.tsx';
 
@@ -19,10 +20,11 @@ function renderBell(count: number) {
   return { client, link: screen.getByRole('link', { name: /^Notifications/ }) };
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   authStore.clear();
+  await act(() => startLanguage('en'));
 });
 
 describe('bell texts', () => {
@@ -51,6 +53,15 @@ describe('NotificationBell', () => {
     const { link } = renderBell(250);
     expect(link.getAttribute('aria-label')).toBe('Notifications, more than 99 unread');
     expect(link.querySelector('.notification-bell__badge')?.textContent).toBe('99+');
+  });
+
+  it('speaks Spanish, and changes with the language', async () => {
+    const { link } = renderBell(1200);
+    expect(link.getAttribute('aria-label')).toBe('Notifications, more than 99 unread');
+    await act(() => startLanguage('es'));
+    expect(link.getAttribute('aria-label')).toBe('Notificaciones, más de 99 sin leer');
+    expect(link.textContent).toBe('99+Notificaciones');
+    expect(bellLabel(1200 - 1199)).toBe('Notificaciones, 1 sin leer');
   });
 
   it('shows no badge when nothing is unread', () => {

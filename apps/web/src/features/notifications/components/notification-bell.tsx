@@ -1,6 +1,8 @@
 import { NavLink } from 'react-router';
 import { BellIcon } from '../../../components/icons.tsx';
 import { useUnreadCount } from '../api/get-unread-count.ts';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { Message, useLanguage } from '../../../i18n/message.tsx';
 import './notification-bell.css';
 
 /** Above this, the badge says '99+': a phone's tab has room for three characters. */
@@ -8,9 +10,16 @@ export const BADGE_MAX = 99;
 
 /** The bell's accessible name: what it opens, and how many are waiting. */
 export function bellLabel(count: number): string {
-  if (count <= 0) return 'Notifications';
-  if (count > BADGE_MAX) return `Notifications, more than ${BADGE_MAX} unread`;
-  return `Notifications, ${count} unread`;
+  if (count <= 0) return translate({ id: 'notifications.bell', defaultMessage: 'Notifications' });
+  if (count > BADGE_MAX)
+    return translate(
+      { id: 'notifications.bell.overMax', defaultMessage: 'Notifications, more than {max} unread' },
+      { max: BADGE_MAX },
+    );
+  return translate(
+    { id: 'notifications.bell.unread', defaultMessage: 'Notifications, {count} unread' },
+    { count },
+  );
 }
 
 export const badgeText = (count: number): string => (count > BADGE_MAX ? `${BADGE_MAX}+` : String(count));
@@ -22,6 +31,8 @@ export const badgeText = (count: number): string => (count > BADGE_MAX ? `${BADG
 export function NotificationBell({ className }: { className: string }) {
   const { data } = useUnreadCount();
   const count = data?.count ?? 0;
+  // The link's name is a plain string (bellLabel): render again when the language changes.
+  useLanguage();
   return (
     <NavLink className={`${className} notification-bell`} to="/notifications" aria-label={bellLabel(count)}>
       <span className="notification-bell__icon">
@@ -32,7 +43,9 @@ export function NotificationBell({ className }: { className: string }) {
           </span>
         )}
       </span>
-      <span className="notification-bell__label">Notifications</span>
+      <span className="notification-bell__label">
+        <Message id="notifications.bell" defaultMessage="Notifications" />
+      </span>
     </NavLink>
   );
 }

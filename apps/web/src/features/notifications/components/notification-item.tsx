@@ -4,6 +4,7 @@ import { Avatar } from '../../../components/avatar.tsx';
 import { GroupsIcon } from '../../../components/icons.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { NotificationText } from './notification-text.tsx';
+import { Message } from '../../../i18n/message.tsx';
 
 /** Entries about a group's answer to you show the group, not a person. */
 const ABOUT_A_GROUP = new Set<Notification['type']>([
@@ -11,6 +12,9 @@ const ABOUT_A_GROUP = new Set<Notification['type']>([
   'request_declined',
   'removed_from_group',
 ]);
+
+/** Between the parts of the link's name (not a text to translate). */
+const SPACE = ' ';
 
 /** How many faces an entry shows: the newest actors, overlapping. */
 const FACES = 2;
@@ -57,10 +61,16 @@ export function NotificationItem({ notification: n, onOpen }: Props) {
       <span className="notification__body">
         {/* The spaces keep the link's name 'Unread: mariposa liked your picture 3h' in words; between
             flex items they take no room. */}
-        {!n.read && <span className="visually-hidden">Unread:</span>}{' '}
+        {!n.read && (
+          <span className="visually-hidden">
+            <Message id="notifications.unread" defaultMessage="Unread:" />
+          </span>
+        )}
+        {SPACE}
         <span className="notification__text">
           <NotificationText notification={n} />
-        </span>{' '}
+        </span>
+        {SPACE}
         <RelativeTime className="notification__time" value={n.updatedAt} />
       </span>
       {n.post && (

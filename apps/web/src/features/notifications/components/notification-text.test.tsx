@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
 import type { Notification } from '@cats/contracts';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import { notification, user } from './notification-fixtures.ts';
 import { NotificationText } from './notification-text.tsx';
 
@@ -9,7 +10,10 @@ const sentence = (over: Partial<Notification>) =>
 
 const group = { _id: 'g1', name: 'Tapas Cats' };
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await act(() => startLanguage('en'));
+});
 
 describe('NotificationText', () => {
   it('counts the others who liked, in the singular and the plural', () => {
@@ -83,5 +87,33 @@ describe('NotificationText', () => {
 
   it('still reads as a sentence when the actor is gone', () => {
     expect(sentence({ actors: [], actorCount: 1 })).toBe('Someone liked your picture');
+  });
+
+  it("tells when a suspension ends, as a date in the reader's language", () => {
+    const moderation = {
+      action: 'suspend',
+      targetType: 'user',
+      suspendedUntil: '2026-12-02T14:00:00.000Z',
+    } as unknown as NonNullable<Notification['moderation']>;
+    const { container } = render(
+      <NotificationText notification={notification({ type: 'moderation_decision', moderation })} />,
+    );
+    expect(container.textContent).toMatch(/^Your account is suspended until 0[23]\/12\/2026, \d\d:00:00$/);
+    expect(container.querySelector('time')?.getAttribute('datetime')).toBe('2026-12-02T14:00:00.000Z');
+  });
+
+  it('speaks Spanish, with the others who liked as a plural', async () => {
+    await act(() => startLanguage('es'));
+    expect(sentence({ actorCount: 1 })).toBe('mariposa ha dado «me gusta» a tu foto');
+    expect(sentence({ actors: [user('mariposa'), user('luna')], actorCount: 2 })).toBe(
+      'mariposa y 1 persona más han dado «me gusta» a tu foto',
+    );
+    expect(sentence({ actors: [user('mariposa')], actorCount: 5 })).toBe(
+      'mariposa y 4 personas más han dado «me gusta» a tu foto',
+    );
+    expect(sentence({ type: 'join_request', post: null, group })).toBe(
+      'mariposa ha pedido unirse a Tapas Cats',
+    );
+    expect(sentence({ actors: [], actorCount: 1 })).toBe('Alguien ha dado «me gusta» a tu foto');
   });
 });

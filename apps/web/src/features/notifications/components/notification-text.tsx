@@ -1,90 +1,148 @@
 import type { Notification } from '@cats/contracts';
-
-/** When an entry names nobody (an account since deleted): the sentence still reads whole. */
-const SOMEONE = 'Someone';
+import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 
 /**
  * What happened, as one whole sentence per type and count (issue 25). Every variant is written out in
- * full, never put together from pieces, so that each can be translated as a whole (issue 28).
+ * full, never put together from pieces, so that each can be translated as a whole (issue 28): names of
+ * people, groups and cats are the sentence's arguments, shown in bold.
  */
 export function NotificationText({ notification: n }: { notification: Notification }) {
-  const name = <strong className="notification__name">{n.actors[0]?.username ?? SOMEONE}</strong>;
+  const t = useTranslate();
+  // When an entry names nobody (an account since deleted): the sentence still reads whole.
+  const someone = t({ id: 'notifications.someone', defaultMessage: 'Someone' });
+  const name = <strong className="notification__name">{n.actors[0]?.username ?? someone}</strong>;
   const group = <strong className="notification__group">{n.group?.name ?? ''}</strong>;
   const cat = <strong className="notification__cat">{n.cat?.name ?? ''}</strong>;
   const others = Math.max(0, n.actorCount - 1);
 
   switch (n.type) {
     case 'like':
-      if (others === 0) return <>{name} liked your picture</>;
-      if (others === 1) return <>{name} and 1 other liked your picture</>;
-      return (
-        <>
-          {name} and {others} others liked your picture
-        </>
+      return others === 0 ? (
+        <Message id="notifications.like" defaultMessage="{name} liked your picture" values={{ name }} />
+      ) : (
+        <Message
+          id="notifications.like.grouped"
+          defaultMessage="{name} and {count, plural, one {# other} other {# others}} liked your picture"
+          values={{ name, count: others }}
+        />
       );
     case 'comment':
       return n.comment ? (
-        <>
-          {name} commented on your picture: “{n.comment.excerpt}”
-        </>
+        <Message
+          id="notifications.comment.excerpt"
+          defaultMessage="{name} commented on your picture: “{excerpt}”"
+          values={{ name, excerpt: n.comment.excerpt }}
+        />
       ) : (
-        <>{name} commented on your picture</>
+        <Message
+          id="notifications.comment"
+          defaultMessage="{name} commented on your picture"
+          values={{ name }}
+        />
       );
     case 'reply':
-      return <>{name} replied on a picture you commented on</>;
+      return (
+        <Message
+          id="notifications.reply"
+          defaultMessage="{name} replied on a picture you commented on"
+          values={{ name }}
+        />
+      );
     case 'join_request':
       return (
-        <>
-          {name} asked to join {group}
-        </>
+        <Message
+          id="notifications.joinRequest"
+          defaultMessage="{name} asked to join {group}"
+          values={{ name, group }}
+        />
       );
     case 'request_accepted':
-      return <>You are now a member of {group}</>;
+      return (
+        <Message
+          id="notifications.requestAccepted"
+          defaultMessage="You are now a member of {group}"
+          values={{ group }}
+        />
+      );
     case 'request_declined':
-      return <>Your request to join {group} was declined</>;
+      return (
+        <Message
+          id="notifications.requestDeclined"
+          defaultMessage="Your request to join {group} was declined"
+          values={{ group }}
+        />
+      );
     case 'removed_from_group':
-      return <>You were removed from {group}</>;
+      return (
+        <Message
+          id="notifications.removedFromGroup"
+          defaultMessage="You were removed from {group}"
+          values={{ group }}
+        />
+      );
     case 'group_share':
       return (
-        <>
-          {name} shared a picture with {group}
-        </>
+        <Message
+          id="notifications.groupShare"
+          defaultMessage="{name} shared a picture with {group}"
+          values={{ name, group }}
+        />
       );
     case 'cat_sighting':
       return (
-        <>
-          {name} spotted {cat}
-        </>
+        <Message
+          id="notifications.catSighting"
+          defaultMessage="{name} spotted {cat}"
+          values={{ name, cat }}
+        />
       );
     case 'cat_missing_nearby':
-      return <>{cat} is missing near your home area</>;
+      return (
+        <Message
+          id="notifications.catMissingNearby"
+          defaultMessage="{cat} is missing near your home area"
+          values={{ cat }}
+        />
+      );
     case 'cat_found':
-      return <>{cat} is back home</>;
+      return <Message id="notifications.catFound" defaultMessage="{cat} is back home" values={{ cat }} />;
     case 'missing_report':
       return (
-        <>
-          {name} saw {cat}, who is missing
-        </>
+        <Message
+          id="notifications.missingReport"
+          defaultMessage="{name} saw {cat}, who is missing"
+          values={{ name, cat }}
+        />
       );
     case 'cat_suggestion':
       return (
-        <>
-          {name} suggests your picture shows {cat}
-        </>
+        <Message
+          id="notifications.catSuggestion"
+          defaultMessage="{name} suggests your picture shows {cat}"
+          values={{ name, cat }}
+        />
       );
     case 'cat_suggestion_accepted':
       return (
-        <>
-          {name} agreed that their picture shows {cat}
-        </>
+        <Message
+          id="notifications.catSuggestionAccepted"
+          defaultMessage="{name} agreed that their picture shows {cat}"
+          values={{ name, cat }}
+        />
       );
     case 'moderation_decision':
       return n.moderation ? <DecisionText moderation={n.moderation} /> : null;
     case 'appeal_decided':
       return n.moderation?.appealOutcome === 'overturned' ? (
-        <>Your appeal was accepted: the decision is undone</>
+        <Message
+          id="notifications.appeal.overturned"
+          defaultMessage="Your appeal was accepted: the decision is undone"
+        />
       ) : (
-        <>Your appeal was declined: the decision stands</>
+        <Message
+          id="notifications.appeal.upheld"
+          defaultMessage="Your appeal was declined: the decision stands"
+        />
       );
     case 'report_outcome':
       return n.moderation ? <ReportOutcomeText moderation={n.moderation} /> : null;
@@ -95,38 +153,100 @@ type Moderation = NonNullable<Notification['moderation']>;
 
 /** A moderator's decision about the reader's content or account (issue 27); Settings has the reasons. */
 function DecisionText({ moderation: m }: { moderation: Moderation }) {
-  if (m.action === 'restore') return <>A moderator undid an earlier decision about your content</>;
-  if (m.action === 'warn') return <>You received a warning from the moderators</>;
+  const language = useLanguage();
+  if (m.action === 'restore')
+    return (
+      <Message
+        id="notifications.decision.restore"
+        defaultMessage="A moderator undid an earlier decision about your content"
+      />
+    );
+  if (m.action === 'warn')
+    return (
+      <Message id="notifications.decision.warn" defaultMessage="You received a warning from the moderators" />
+    );
   if (m.action === 'suspend') {
-    return m.suspendedUntil ? (
-      <>
-        Your account is suspended until{' '}
-        <time dateTime={m.suspendedUntil}>{new Date(m.suspendedUntil).toLocaleString()}</time>
-      </>
-    ) : (
-      <>Your account is suspended</>
+    if (!m.suspendedUntil)
+      return <Message id="notifications.decision.suspend" defaultMessage="Your account is suspended" />;
+    // English keeps the British day-month order of the rest of the app.
+    const until = new Date(m.suspendedUntil).toLocaleString(language === 'en' ? 'en-GB' : language);
+    return (
+      <Message
+        id="notifications.decision.suspendUntil"
+        defaultMessage="Your account is suspended until {date}"
+        values={{ date: <time dateTime={m.suspendedUntil}>{until}</time> }}
+      />
     );
   }
-  if (m.action === 'strip_location') return <>A moderator hid the location of your picture</>;
-  if (m.targetType === 'comment') return <>A moderator removed your comment</>;
-  if (m.targetType === 'cat') return <>A moderator removed a cat page you created</>;
-  return <>A moderator removed your picture</>;
+  if (m.action === 'strip_location')
+    return (
+      <Message
+        id="notifications.decision.stripLocation"
+        defaultMessage="A moderator hid the location of your picture"
+      />
+    );
+  if (m.targetType === 'comment')
+    return (
+      <Message id="notifications.decision.removeComment" defaultMessage="A moderator removed your comment" />
+    );
+  if (m.targetType === 'cat')
+    return (
+      <Message
+        id="notifications.decision.removeCat"
+        defaultMessage="A moderator removed a cat page you created"
+      />
+    );
+  return <Message id="notifications.decision.removePost" defaultMessage="A moderator removed your picture" />;
 }
 
 /** What came of something the reader reported (issue 27: 'We removed the post you reported'). */
 function ReportOutcomeText({ moderation: m }: { moderation: Moderation }) {
   switch (m.action) {
     case 'remove':
-      if (m.targetType === 'comment') return <>We removed the comment you reported</>;
-      if (m.targetType === 'cat') return <>We removed the cat page you reported</>;
-      return <>We removed the post you reported</>;
+      if (m.targetType === 'comment')
+        return (
+          <Message
+            id="notifications.report.removeComment"
+            defaultMessage="We removed the comment you reported"
+          />
+        );
+      if (m.targetType === 'cat')
+        return (
+          <Message
+            id="notifications.report.removeCat"
+            defaultMessage="We removed the cat page you reported"
+          />
+        );
+      return (
+        <Message id="notifications.report.removePost" defaultMessage="We removed the post you reported" />
+      );
     case 'strip_location':
-      return <>We hid the location of the post you reported</>;
+      return (
+        <Message
+          id="notifications.report.stripLocation"
+          defaultMessage="We hid the location of the post you reported"
+        />
+      );
     case 'warn':
-      return <>We warned the person behind what you reported</>;
+      return (
+        <Message
+          id="notifications.report.warn"
+          defaultMessage="We warned the person behind what you reported"
+        />
+      );
     case 'suspend':
-      return <>We suspended the account behind what you reported</>;
+      return (
+        <Message
+          id="notifications.report.suspend"
+          defaultMessage="We suspended the account behind what you reported"
+        />
+      );
     default:
-      return <>We reviewed your report and found no rule broken</>;
+      return (
+        <Message
+          id="notifications.report.noAction"
+          defaultMessage="We reviewed your report and found no rule broken"
+        />
+      );
   }
 }

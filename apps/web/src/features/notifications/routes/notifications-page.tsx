@@ -6,6 +6,7 @@ import { useMyProfile } from '../../../lib/my-profile.ts';
 import { useNotifications } from '../api/get-notifications.ts';
 import { useMarkRead } from '../api/mark-read.ts';
 import { NotificationItem } from '../components/notification-item.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import '../notifications.css';
 import { LoadingSkeleton, RowListSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
@@ -18,6 +19,7 @@ export default function NotificationsPage() {
   const list = useNotifications();
   const profile = useMyProfile();
   const markRead = useMarkRead();
+  const t = useTranslate();
   const isDemo = profile.data?.isDemo ?? true;
   // An entry that changed moves to the top: one that was on a later page must not show twice.
   const entries = [
@@ -31,55 +33,79 @@ export default function NotificationsPage() {
 
   return (
     <div className="page notifications-page">
-      <title>Notifications · Neighbourhood Cats</title>
+      <title>
+        {t({ id: 'notifications.page.documentTitle', defaultMessage: 'Notifications · Neighbourhood Cats' })}
+      </title>
       <div className="notifications-page__header">
-        <h1>Notifications</h1>
+        <h1>
+          <Message id="notifications.page.title" defaultMessage="Notifications" />
+        </h1>
         {unread && !isDemo && (
           <Button variant="secondary" size="sm" onClick={() => markRead.mutate(null)}>
-            Mark all as read
+            <Message id="notifications.page.markAllRead" defaultMessage="Mark all as read" />
           </Button>
         )}
       </div>
       {markRead.isError && (
         <p className="notice notice--error" role="alert">
-          Could not mark your notifications as read: {errorMessage(markRead.error)}
+          <Message
+            id="notifications.page.markReadFailed"
+            defaultMessage="Could not mark your notifications as read: {message}"
+            values={{ message: errorMessage(markRead.error) }}
+          />
         </p>
       )}
       {list.isPending && (
-        <LoadingSkeleton label="Loading notifications...">
+        <LoadingSkeleton
+          label={t({ id: 'notifications.page.loading', defaultMessage: 'Loading notifications...' })}
+        >
           <RowListSkeleton count={6} />
         </LoadingSkeleton>
       )}
       {list.isError && !list.isFetchNextPageError && (
         <p className="notice notice--error" role="alert">
-          Error: {errorMessage(list.error)}
+          <Message
+            id="notifications.page.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(list.error) }}
+          />
         </p>
       )}
       {list.data && entries.length === 0 && (
         <p className="notifications-page__empty">
-          No notifications yet. When someone likes or comments on your pictures, you will see it here.
+          <Message
+            id="notifications.page.empty"
+            defaultMessage="No notifications yet. When someone likes or comments on your pictures, you will see it here."
+          />
         </p>
       )}
       {entries.length > 0 && (
         <InfiniteList
           className="notifications"
-          label="Notifications"
+          label={t({ id: 'notifications.page.listLabel', defaultMessage: 'Notifications' })}
           items={entries}
           getKey={(n) => n._id}
           renderItem={(n) => <NotificationItem notification={n} onOpen={open} />}
           hasNextPage={list.hasNextPage}
           isFetchingNextPage={list.isFetchingNextPage}
           fetchNextPage={list.fetchNextPage}
-          loadingMessage="Loading more notifications..."
+          loadingMessage={t({
+            id: 'notifications.page.loadingMore',
+            defaultMessage: 'Loading more notifications...',
+          })}
         />
       )}
       {list.isFetchNextPageError && (
         <>
           <p className="notice notice--error" role="alert">
-            Error: {errorMessage(list.error)}
+            <Message
+              id="notifications.page.error"
+              defaultMessage="Error: {message}"
+              values={{ message: errorMessage(list.error) }}
+            />
           </p>
           <Button className="notifications-page__retry" onClick={() => void list.fetchNextPage()}>
-            Try again
+            <Message id="notifications.page.retry" defaultMessage="Try again" />
           </Button>
         </>
       )}
