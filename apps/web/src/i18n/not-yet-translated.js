@@ -5,12 +5,6 @@
  * screen speaks both languages.
  */
 export const NOT_YET_TRANSLATED = [
-  'apps/web/src/app/layouts/root-layout.tsx',
-  'apps/web/src/app/layouts/top-nav.tsx',
-  'apps/web/src/app/layouts/visitor-nav.tsx',
-  'apps/web/src/app/not-found-page.tsx',
-  'apps/web/src/app/persist-login.tsx',
-  'apps/web/src/app/route-error.tsx',
   'apps/web/src/components/cats/cat-search-list.tsx',
   'apps/web/src/components/cats/last-seen-text.tsx',
   'apps/web/src/components/cats/suggest-cat-dialog.tsx',
