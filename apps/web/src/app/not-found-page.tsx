@@ -1,11 +1,13 @@
 import { Link, useNavigate } from 'react-router';
 import { Button, buttonClass } from '../components/button.tsx';
 import { Logo } from '../components/logo.tsx';
+import { Message, useTranslate } from '../i18n/message.tsx';
 import './status-page.css';
 
 /** Spec section 2: any unknown path. */
 export default function NotFoundPage() {
   const navigate = useNavigate();
+  const t = useTranslate();
   const goBack = () => {
     // React Router numbers its history entries; at 0 there is nothing of ours to go back to.
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
@@ -14,20 +16,25 @@ export default function NotFoundPage() {
   };
   return (
     <div className="status-page">
-      <title>Page not found · Neighbourhood Cats</title>
+      <title>{t({ id: 'notFound.title', defaultMessage: 'Page not found · Neighbourhood Cats' })}</title>
       <div className="status-page__card">
         <Logo size={72} />
+        {/* The status code, a number in every language. */}
         <p className="status-page__code" aria-hidden="true">
-          404
+          {404}
         </p>
-        <h1>Oops! Page Not Found</h1>
-        <p className="status-page__detail">This page has wandered off, the way cats do.</p>
+        <h1>
+          <Message id="notFound.heading" defaultMessage="Oops! Page Not Found" />
+        </h1>
+        <p className="status-page__detail">
+          <Message id="notFound.detail" defaultMessage="This page has wandered off, the way cats do." />
+        </p>
         <div className="status-page__actions">
           <Link className={buttonClass('primary')} to="/">
-            Go to the homepage
+            <Message id="app.goHome" defaultMessage="Go to the homepage" />
           </Link>
           <Button variant="secondary" onClick={goBack}>
-            Go back
+            <Message id="notFound.goBack" defaultMessage="Go back" />
           </Button>
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ApiError, onSessionExpired, refreshSession } from '../lib/api-client.ts';
+import { Message } from '../i18n/message.tsx';
 import { authStore, getPersist } from '../lib/auth-store.ts';
 import { rememberedUser } from '../lib/persist-flag.ts';
 import './persist-login.css';
@@ -63,7 +64,9 @@ export function PersistLogin() {
   if (restoring) {
     return (
       <div className="persist-login" role="status">
-        <p>Loading...</p>
+        <p>
+          <Message id="app.loading" defaultMessage="Loading..." />
+        </p>
       </div>
     );
   }

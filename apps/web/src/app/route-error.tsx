@@ -1,6 +1,8 @@
 import { Component, type ReactNode } from 'react';
 import { Logo } from '../components/logo.tsx';
 import { buttonClass } from '../components/button.tsx';
+import { translate } from '../i18n/i18n-store.ts';
+import { Message } from '../i18n/message.tsx';
 import './status-page.css';
 
 /** The router's error screen (spec section 2): 'Unexpected Application Error!' with the status text or message. */
@@ -10,11 +12,13 @@ export function RouteError({ error }: { error: unknown }) {
     <main className="status-page status-page--full" role="alert">
       <div className="status-page__card">
         <Logo size={72} />
-        <h1>Unexpected Application Error!</h1>
+        <h1>
+          <Message id="routeError.heading" defaultMessage="Unexpected Application Error!" />
+        </h1>
         <p className="status-page__detail">{detail}</p>
         {/* A full page load: the router itself may be what failed. */}
         <a className={buttonClass('primary')} href="/">
-          Go to the homepage
+          <Message id="app.goHome" defaultMessage="Go to the homepage" />
         </a>
       </div>
     </main>
@@ -32,7 +36,9 @@ export class RouteErrorBoundary extends Component<
   override state: { error: unknown; errorPath: string | null } = { error: null, errorPath: null };
 
   static getDerivedStateFromError(error: unknown) {
-    return { error: error ?? new Error('Unknown error') };
+    return {
+      error: error ?? new Error(translate({ id: 'routeError.unknown', defaultMessage: 'Unknown error' })),
+    };
   }
 
   static getDerivedStateFromProps(

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useEffect } from 'react';
 import { Link, MemoryRouter, useLocation, useNavigate, useRoutes } from 'react-router';
+import { startLanguage } from '../i18n/i18n-store.ts';
+import { VisitorNav } from './layouts/visitor-nav.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 import { RESTORE_WINDOW_MS, ScrollRestoration } from './scroll-restoration.tsx';
 
@@ -47,6 +49,24 @@ describe('RouteErrorBoundary', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Fine' }));
     expect(screen.queryByText('Unexpected Application Error!')).toBeNull();
     expect(screen.getByText('All good')).toBeTruthy();
+  });
+
+  it('speaks the current language (issue 28)', async () => {
+    await act(() => startLanguage('es'));
+    try {
+      render(
+        <MemoryRouter initialEntries={['/broken']}>
+          <Shell />
+          <VisitorNav />
+        </MemoryRouter>,
+      );
+      expect(screen.getByRole('heading', { name: '¡Error inesperado de la aplicación!' })).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Ir a la página de inicio' })).toBeTruthy();
+      expect(screen.getByRole('navigation', { name: 'Principal' })).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Registrarse' }).getAttribute('href')).toBe('/signup');
+    } finally {
+      await act(() => startLanguage('en'));
+    }
   });
 });
 

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { elapsedSince, formatRelativeDate } from './relative-time.ts';
+import { act } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLanguage } from '../i18n/i18n-store.ts';
+import { dateLocale, elapsedSince, formatRelativeDate } from './relative-time.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
@@ -55,6 +57,23 @@ describe('formatRelativeDate', () => {
 
   it('returns null for a value that is no date', () => {
     expect(formatRelativeDate('yesterday-ish', NOW)).toBeNull();
+  });
+});
+
+describe('formatRelativeDate in Spanish', () => {
+  afterEach(() => act(() => startLanguage('en')));
+
+  it('writes the counts and the dates in the current language', async () => {
+    await act(() => startLanguage('es'));
+    expect(dateLocale()).toBe('es-ES');
+    expect(label(ago(0))).toBe('ahora');
+    expect(label(ago(5 * MIN))).toBe('5 min');
+    expect(label(ago(3 * H))).toBe('3 h');
+    expect(label(ago(2 * D))).toBe('2 d');
+    expect(label('2025-11-12T08:00:00Z')).toBe('12 nov 2025');
+    expect(formatRelativeDate('2025-11-12T08:05:00Z', NOW, { timeZone: 'UTC' })?.exact).toBe(
+      '12 nov 2025, 8:05',
+    );
   });
 });
 

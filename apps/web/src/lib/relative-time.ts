@@ -1,10 +1,14 @@
+import { currentLanguage, defineMessage, translate, type MessageDescriptor } from '../i18n/i18n-store.ts';
+import type { Language } from '../i18n/languages.ts';
+
 /**
  * Dates on cards and comments (issue 24): how long ago, compactly ('now', '5 min', '3 h', '2 d'), then
  * the date ('12 Nov', or '12 Nov 2025' in another year), and the exact time for the title. The dates
- * come from Intl and follow the locale; until the app has translations, British English (day before
- * month, as the rest of the app writes dates).
+ * come from Intl in the app's language (issue 28); English is British English (day before month, as
+ * the rest of the app writes dates).
  */
 export interface DateFormatOptions {
+  /** The Intl locale; the current language's (dateLocale) otherwise. */
   locale?: string;
   /** For tests; the browser's own zone otherwise. */
   timeZone?: string;
@@ -27,18 +31,24 @@ const RELATIVE_DAYS = 7;
 /** A clock a little ahead of the server's still says 'now' rather than a date in the future. */
 const SKEW_TOLERANCE = 5 * MINUTE;
 
-const DEFAULT_LOCALE = 'en-GB';
+/** The Intl locale for dates in each language: English writes dates the British way. */
+const DATE_LOCALES: Record<Language, string> = { en: 'en-GB', es: 'es-ES' };
+
+/** The locale dates are written in, in `language` (the app's current one by default). */
+export function dateLocale(language: Language = currentLanguage()): string {
+  return DATE_LOCALES[language];
+}
 
 /**
- * How long ago, one whole text per unit. No Intl unit style writes '3 h' in English (narrow gives
+ * How long ago, one whole message per unit. No Intl unit style writes '3 h' in English (narrow gives
  * '3h', short '3 hrs'), so these are ours; abbreviations take no plural in English. Each is a complete
- * template, never pieces glued together, so that translations (issue 28) can replace each with a
- * message of its own, plural rules included.
+ * message, never pieces glued together, so that a translation may reorder or inflect it.
  */
-const ELAPSED: Record<'minute' | 'hour' | 'day', (count: number) => string> = {
-  minute: (count) => `${count} min`,
-  hour: (count) => `${count} h`,
-  day: (count) => `${count} d`,
+const NOW = defineMessage({ id: 'time.now', defaultMessage: 'now' });
+const ELAPSED: Record<'minute' | 'hour' | 'day', MessageDescriptor> = {
+  minute: defineMessage({ id: 'time.minutes', defaultMessage: '{count} min' }),
+  hour: defineMessage({ id: 'time.hours', defaultMessage: '{count} h' }),
+  day: defineMessage({ id: 'time.days', defaultMessage: '{count} d' }),
 };
 
 /**
@@ -61,7 +71,7 @@ export interface ElapsedDate {
 export function elapsedSince(
   value: string | Date,
   now: Date,
-  { locale = DEFAULT_LOCALE, timeZone }: DateFormatOptions = {},
+  { locale = dateLocale(), timeZone }: DateFormatOptions = {},
 ): ElapsedDate | null {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return null;
@@ -100,9 +110,9 @@ export function formatRelativeDate(
   const { elapsed, exact, dateTime } = parts;
   const label =
     elapsed.unit === 'now'
-      ? new Intl.RelativeTimeFormat(options.locale ?? DEFAULT_LOCALE, { numeric: 'auto' }).format(0, 'second')
+      ? translate(NOW)
       : elapsed.unit === 'date'
         ? elapsed.date
-        : ELAPSED[elapsed.unit](elapsed.count);
+        : translate(ELAPSED[elapsed.unit], { count: elapsed.count });
   return { label, exact, dateTime };
 }

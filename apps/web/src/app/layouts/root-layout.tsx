@@ -4,6 +4,7 @@ import { Logo } from '../../components/logo.tsx';
 import { OfflineBar } from '../../components/offline-bar.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { ToastRegion } from '../../components/toast.tsx';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { isSignedIn, useAuth } from '../../lib/auth-store.ts';
 import { ScrollRestoration } from '../scroll-restoration.tsx';
 import { VisitorNav } from './visitor-nav.tsx';
@@ -31,6 +32,7 @@ const FOOTER_PATHS = new Set(['/', '/welcome', '/about', '/goodbye']);
 export function RootLayout() {
   const member = isSignedIn(useAuth());
   const { pathname } = useLocation();
+  const t = useTranslate();
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
@@ -52,16 +54,22 @@ export function RootLayout() {
   return (
     <div className={`app${member ? ' app--member' : ''}`}>
       <a className="skip-link" href="#main">
-        Skip to main content
+        <Message id="nav.skipToMain" defaultMessage="Skip to main content" />
       </a>
       <header className="topbar">
         <div className="topbar__inner">
           <Link to="/" className="topbar__brand">
             <Logo size={38} />
-            <span className="topbar__name">Neighbourhood Cats</span>
+            <span className="topbar__name">
+              <Message id="app.name" defaultMessage="Neighbourhood Cats" />
+            </span>
           </Link>
           {member ? (
-            <Suspense fallback={<nav className="member-nav" aria-label="Main" />}>
+            <Suspense
+              fallback={
+                <nav className="member-nav" aria-label={t({ id: 'nav.main', defaultMessage: 'Main' })} />
+              }
+            >
               <MemberNav />
             </Suspense>
           ) : (

@@ -13,6 +13,8 @@ import {
   ShieldIcon,
   UserIcon,
 } from '../../components/icons.tsx';
+import { defineMessage } from '../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import { useMyProfile } from '../../lib/my-profile.ts';
 import { useNotificationStream } from '../../lib/notification-stream.ts';
@@ -26,15 +28,17 @@ import '../../components/upload-queue/upload-queue.css';
 import './top-nav.css';
 
 const TABS = [
-  { to: '/feed', label: 'Feed', Icon: FeedIcon },
-  { to: '/explore', label: 'Explore', Icon: MapIcon },
-  { to: '/spot', label: 'Spot', Icon: CameraIcon },
-  { to: '/groups', label: 'Groups', Icon: GroupsIcon },
+  { to: '/feed', label: defineMessage({ id: 'nav.feed', defaultMessage: 'Feed' }), Icon: FeedIcon },
+  { to: '/explore', label: defineMessage({ id: 'nav.explore', defaultMessage: 'Explore' }), Icon: MapIcon },
+  { to: '/spot', label: defineMessage({ id: 'nav.spot', defaultMessage: 'Spot' }), Icon: CameraIcon },
+  { to: '/groups', label: defineMessage({ id: 'nav.groups', defaultMessage: 'Groups' }), Icon: GroupsIcon },
 ] as const;
 
 /** The Spot tab's name while pictures wait to be sent (issue 28); the badge only shows the count. */
-const spotLabel = (waiting: number) =>
-  waiting === 1 ? 'Spot, 1 upload waiting' : `Spot, ${waiting} uploads waiting`;
+const SPOT_WAITING = defineMessage({
+  id: 'nav.spotWaiting',
+  defaultMessage: '{count, plural, one {Spot, # upload waiting} other {Spot, # uploads waiting}}',
+});
 
 /**
  * Loaded on its own with the query cache (root-layout.tsx): the landing page's JavaScript stays small.
@@ -52,23 +56,24 @@ export function MemberNav() {
   useUploadQueueRunner();
   const waiting = useUploadsWaitingCount();
   const logout = useLogout();
+  const t = useTranslate();
   const profile = useMyProfile();
   const avatarUrl = profile.data?.avatarUrl ?? profile.data?.profilePicUrl;
   const inProfile = pathname === '/profile' || pathname.startsWith('/profile/');
   // Issue 27: staff only (the server refuses everyone else on every moderation request).
   const isStaff = profile.data?.role === 'moderator' || profile.data?.role === 'admin';
   return (
-    <nav className="member-nav" aria-label="Main">
+    <nav className="member-nav" aria-label={t({ id: 'nav.main', defaultMessage: 'Main' })}>
       <ul className="member-nav__list">
         {TABS.map(({ to, label, Icon }) => (
           <li key={to}>
             <NavLink
               className="member-nav__tab"
               to={to}
-              aria-label={to === '/spot' && waiting > 0 ? spotLabel(waiting) : undefined}
+              aria-label={to === '/spot' && waiting > 0 ? t(SPOT_WAITING, { count: waiting }) : undefined}
             >
               <Icon className="member-nav__icon" />
-              <span>{label}</span>
+              <span>{t(label)}</span>
               {to === '/spot' && waiting > 0 && (
                 <span className="uploads-badge" aria-hidden="true">
                   {waiting}
@@ -92,7 +97,9 @@ export function MemberNav() {
                 ) : (
                   <UserIcon className="member-nav__icon" />
                 )}
-                <span>Profile</span>
+                <span>
+                  <Message id="nav.profile" defaultMessage="Profile" />
+                </span>
                 <ChevronDownIcon className="member-nav__chevron" size={16} />
               </>
             }
@@ -101,33 +108,33 @@ export function MemberNav() {
               <li>
                 <NavLink className="dropdown__item" to="/profile/me">
                   <UserIcon size={20} />
-                  My profile
+                  <Message id="nav.myProfile" defaultMessage="My profile" />
                 </NavLink>
               </li>
               <li>
                 <NavLink className="dropdown__item" to="/profile/settings">
                   <SettingsIcon size={20} />
-                  Settings
+                  <Message id="nav.settings" defaultMessage="Settings" />
                 </NavLink>
               </li>
               {isStaff && (
                 <li>
                   <NavLink className="dropdown__item" to="/moderation">
                     <ShieldIcon size={20} />
-                    Moderation
+                    <Message id="nav.moderation" defaultMessage="Moderation" />
                   </NavLink>
                 </li>
               )}
               <li>
                 <NavLink className="dropdown__item" to="/about">
                   <InfoIcon size={20} />
-                  About
+                  <Message id="nav.about" defaultMessage="About" />
                 </NavLink>
               </li>
               <li className="dropdown__divided">
                 <button type="button" className="dropdown__item" onClick={() => void logout()}>
                   <LogoutIcon size={20} />
-                  Logout
+                  <Message id="nav.logout" defaultMessage="Logout" />
                 </button>
               </li>
             </ul>

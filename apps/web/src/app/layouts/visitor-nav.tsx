@@ -1,16 +1,18 @@
 import { Link, useLocation } from 'react-router';
 import { buttonClass } from '../../components/button.tsx';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import './top-nav.css';
 
 /** Spec section 2, top navigation for visitors. 'Log in as demo user' opens the login with the demo filled in. */
 export function VisitorNav() {
   const { pathname } = useLocation();
+  const t = useTranslate();
   return (
-    <nav className="visitor-nav" aria-label="Main">
+    <nav className="visitor-nav" aria-label={t({ id: 'nav.main', defaultMessage: 'Main' })}>
       <ul className="visitor-nav__list">
         <li>
           <Link className="visitor-nav__link visitor-nav__link--demo" to="/login" state={{ demo: true }}>
-            Log in as demo user
+            <Message id="nav.demoLogin" defaultMessage="Log in as demo user" />
           </Link>
         </li>
         <li>
@@ -19,7 +21,7 @@ export function VisitorNav() {
             to="/login"
             aria-current={pathname === '/login' ? 'page' : undefined}
           >
-            Log in
+            <Message id="nav.login" defaultMessage="Log in" />
           </Link>
         </li>
         <li>
@@ -28,7 +30,7 @@ export function VisitorNav() {
             to="/signup"
             aria-current={pathname === '/signup' ? 'page' : undefined}
           >
-            Sign up
+            <Message id="nav.signup" defaultMessage="Sign up" />
           </Link>
         </li>
       </ul>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Checkbox } from '../../../components/form-field.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useSetAltTextReminder } from '../api/set-alt-text-reminder.ts';
 import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
 
@@ -14,13 +15,14 @@ interface Props {
 export function AltTextReminder({ on, disabled, onDemoRefused }: Props) {
   const mutation = useSetAltTextReminder();
   const [status, setStatus] = useState<FormStatus>(null);
+  const t = useTranslate();
   return (
-    <SettingsCard title="Photo descriptions">
+    <SettingsCard title={t({ id: 'settings.altText.title', defaultMessage: 'Photo descriptions' })}>
       {() => (
         <>
           <Checkbox
             switch
-            label="Remind me to describe my photos"
+            label={t({ id: 'settings.altText.label', defaultMessage: 'Remind me to describe my photos' })}
             checked={on}
             // Not disabled while saving: a disabled control would drop the keyboard focus.
             disabled={disabled}
@@ -35,8 +37,10 @@ export function AltTextReminder({ on, disabled, onDemoRefused }: Props) {
             }}
           />
           <p className="settings-card__description">
-            A description lets people who use a screen reader know what is in your picture. When you share a
-            photo without one, we ask once before posting.
+            <Message
+              id="settings.altText.description"
+              defaultMessage="A description lets people who use a screen reader know what is in your picture. When you share a photo without one, we ask once before posting."
+            />
           </p>
           <FormStatusMessage status={status} />
         </>

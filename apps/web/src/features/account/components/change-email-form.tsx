@@ -1,4 +1,5 @@
-import { EMAIL_HINT, EMAIL_PATTERN } from '@cats/contracts';
+import { EMAIL_PATTERN } from '@cats/contracts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useChangeEmail } from '../api/change-email.ts';
 import { ConfirmedFieldForm } from './confirmed-field-form.tsx';
 
@@ -10,19 +11,34 @@ interface Props {
 
 export function ChangeEmailForm({ currentEmail, disabled, onDemoRefused }: Props) {
   const mutation = useChangeEmail();
+  const t = useTranslate();
   return (
     <ConfirmedFieldForm
-      title="Change email"
+      title={t({ id: 'settings.email.title', defaultMessage: 'Change email' })}
       description={
-        <>
-          You log in with <strong className="settings-card__email">{currentEmail}</strong>. Nobody else sees
-          it.
-        </>
+        <Message
+          id="settings.email.description"
+          defaultMessage="You log in with <strong>{email}</strong>. Nobody else sees it."
+          values={{
+            email: currentEmail,
+            strong: (chunks) => <strong className="settings-card__email">{chunks}</strong>,
+          }}
+        />
       }
-      field={{ label: 'New email', type: 'email', name: 'email', autoComplete: 'email', maxLength: 254 }}
+      field={{
+        label: t({ id: 'settings.email.label', defaultMessage: 'New email' }),
+        type: 'email',
+        name: 'email',
+        autoComplete: 'email',
+        maxLength: 254,
+      }}
       pattern={EMAIL_PATTERN}
-      hint={EMAIL_HINT}
-      successText="Email changed"
+      // The contracts' EMAIL_HINT, in the app's language.
+      hint={t({
+        id: 'settings.email.hint',
+        defaultMessage: 'Please check you have entered your email correctly.',
+      })}
+      successText={t({ id: 'settings.email.changed', defaultMessage: 'Email changed' })}
       save={(email, currentPassword) => mutation.mutateAsync({ email, currentPassword })}
       saving={mutation.isPending}
       disabled={disabled}

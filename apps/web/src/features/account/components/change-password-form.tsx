@@ -1,8 +1,9 @@
-import { CONFIRM_HINT, PASSWORD_HELP, PASSWORD_HINT, PASSWORD_PATTERN } from '@cats/contracts';
+import { PASSWORD_PATTERN } from '@cats/contracts';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useChangePassword } from '../api/change-password.ts';
 import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
 
@@ -15,6 +16,7 @@ interface Props {
 
 export function ChangePasswordForm({ email, disabled, onDemoRefused }: Props) {
   const mutation = useChangePassword();
+  const t = useTranslate();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -26,12 +28,22 @@ export function ChangePasswordForm({ email, disabled, onDemoRefused }: Props) {
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!valid) return setStatus({ kind: 'error', text: 'Invalid Entry' });
+    if (!valid)
+      return setStatus({
+        kind: 'error',
+        text: t({ id: 'settings.invalidEntry', defaultMessage: 'Invalid Entry' }),
+      });
     mutation.mutate(
       { currentPassword, newPassword },
       {
         onSuccess: () => {
-          setStatus({ kind: 'success', text: 'Password changed. You were logged out everywhere else.' });
+          setStatus({
+            kind: 'success',
+            text: t({
+              id: 'settings.password.changed',
+              defaultMessage: 'Password changed. You were logged out everywhere else.',
+            }),
+          });
           setCurrentPassword('');
           setNewPassword('');
           setConfirm('');
@@ -44,13 +56,19 @@ export function ChangePasswordForm({ email, disabled, onDemoRefused }: Props) {
   };
 
   return (
-    <SettingsCard title="Change password" description="Changing it logs you out on your other devices.">
+    <SettingsCard
+      title={t({ id: 'settings.password.title', defaultMessage: 'Change password' })}
+      description={t({
+        id: 'settings.password.description',
+        defaultMessage: 'Changing it logs you out on your other devices.',
+      })}
+    >
       {(headingId) => (
         <form aria-labelledby={headingId} onSubmit={onSubmit}>
           <fieldset disabled={disabled || mutation.isPending} className="settings-card__fieldset">
             <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
             <TextField
-              label="Current password"
+              label={t({ id: 'settings.currentPassword', defaultMessage: 'Current password' })}
               type="password"
               name="current-password"
               autoComplete="current-password"
@@ -62,15 +80,23 @@ export function ChangePasswordForm({ email, disabled, onDemoRefused }: Props) {
               }}
             />
             <TextField
-              label="New password"
+              label={t({ id: 'settings.password.new', defaultMessage: 'New password' })}
               type="password"
               name="new-password"
               autoComplete="new-password"
               required
               maxLength={64}
               value={newPassword}
-              help={PASSWORD_HELP}
-              error={visited.newPassword && newPassword !== '' && !newValid ? PASSWORD_HINT : null}
+              // The contracts' PASSWORD_HELP, PASSWORD_HINT and CONFIRM_HINT, in the app's language.
+              help={t({
+                id: 'settings.password.help',
+                defaultMessage: 'Must contain: 8 to 24 characters; uppercase and lowercase letters; number',
+              })}
+              error={
+                visited.newPassword && newPassword !== '' && !newValid
+                  ? t({ id: 'settings.password.hint', defaultMessage: 'Please check your password is valid' })
+                  : null
+              }
               onChange={(e) => {
                 setNewPassword(e.target.value);
                 setStatus(null);
@@ -78,14 +104,18 @@ export function ChangePasswordForm({ email, disabled, onDemoRefused }: Props) {
               onBlur={() => setVisited((v) => ({ ...v, newPassword: true }))}
             />
             <TextField
-              label="Confirm new password"
+              label={t({ id: 'settings.password.confirm', defaultMessage: 'Confirm new password' })}
               type="password"
               name="confirm-password"
               autoComplete="new-password"
               required
               maxLength={64}
               value={confirm}
-              error={visited.confirm && confirm !== '' && !confirmValid ? CONFIRM_HINT : null}
+              error={
+                visited.confirm && confirm !== '' && !confirmValid
+                  ? t({ id: 'settings.password.mismatch', defaultMessage: 'Passwords do not match.' })
+                  : null
+              }
               onChange={(e) => {
                 setConfirm(e.target.value);
                 setStatus(null);
@@ -94,7 +124,11 @@ export function ChangePasswordForm({ email, disabled, onDemoRefused }: Props) {
             />
             <FormStatusMessage status={status} />
             <Button type="submit" disabled={!valid}>
-              {mutation.isPending ? 'Saving...' : 'Change password'}
+              {mutation.isPending ? (
+                <Message id="settings.saving" defaultMessage="Saving..." />
+              ) : (
+                <Message id="settings.password.title" defaultMessage="Change password" />
+              )}
             </Button>
           </fieldset>
         </form>

@@ -1,4 +1,5 @@
-import { USERNAME_HELP, USERNAME_HINT, USERNAME_PATTERN } from '@cats/contracts';
+import { USERNAME_PATTERN } from '@cats/contracts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useChangeUsername } from '../api/change-username.ts';
 import { ConfirmedFieldForm } from './confirmed-field-form.tsx';
 
@@ -10,27 +11,36 @@ interface Props {
 
 export function ChangeUsernameForm({ currentUsername, disabled, onDemoRefused }: Props) {
   const mutation = useChangeUsername();
+  const t = useTranslate();
   return (
     <ConfirmedFieldForm
-      title="Change username"
+      title={t({ id: 'settings.username.title', defaultMessage: 'Change username' })}
       description={
-        <>
-          Your username is <strong>{currentUsername}</strong>. Everyone sees it next to your pictures and
-          comments.
-        </>
+        <Message
+          id="settings.username.description"
+          defaultMessage="Your username is <strong>{username}</strong>. Everyone sees it next to your pictures and comments."
+          values={{ username: currentUsername, strong: (chunks) => <strong>{chunks}</strong> }}
+        />
       }
       field={{
-        label: 'New username',
+        label: t({ id: 'settings.username.label', defaultMessage: 'New username' }),
         name: 'username',
         autoComplete: 'username',
         autoCapitalize: 'none',
         spellCheck: false,
         maxLength: 40,
-        help: USERNAME_HELP,
+        // The contracts' USERNAME_HELP and USERNAME_HINT, in the app's language.
+        help: t({
+          id: 'settings.username.help',
+          defaultMessage: '4 to 24 characters. Letters, numbers, underscores, hyphens allowed.',
+        }),
       }}
       pattern={USERNAME_PATTERN}
-      hint={USERNAME_HINT}
-      successText="Username changed"
+      hint={t({
+        id: 'settings.username.hint',
+        defaultMessage: 'Please check you have entered a valid user name.',
+      })}
+      successText={t({ id: 'settings.username.changed', defaultMessage: 'Username changed' })}
       save={(username, currentPassword) => mutation.mutateAsync({ username, currentPassword })}
       saving={mutation.isPending}
       disabled={disabled}

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { TextField, type TextFieldProps } from '../../../components/form-field.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
 
 export interface ConfirmedFieldFormProps {
@@ -41,12 +42,17 @@ export function ConfirmedFieldForm({
   const [currentPassword, setCurrentPassword] = useState('');
   const [visited, setVisited] = useState(false);
   const [status, setStatus] = useState<FormStatus>(null);
+  const t = useTranslate();
   const valueValid = pattern.test(value.trim());
   const valid = valueValid && currentPassword !== '';
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!valid) return setStatus({ kind: 'error', text: 'Invalid Entry' });
+    if (!valid)
+      return setStatus({
+        kind: 'error',
+        text: t({ id: 'settings.invalidEntry', defaultMessage: 'Invalid Entry' }),
+      });
     save(value.trim(), currentPassword).then(
       () => {
         setStatus({ kind: 'success', text: successText });
@@ -76,7 +82,7 @@ export function ConfirmedFieldForm({
               onBlur={() => setVisited(true)}
             />
             <TextField
-              label="Current password"
+              label={t({ id: 'settings.currentPassword', defaultMessage: 'Current password' })}
               type="password"
               name="current-password"
               autoComplete="current-password"
@@ -89,7 +95,7 @@ export function ConfirmedFieldForm({
             />
             <FormStatusMessage status={status} />
             <Button type="submit" disabled={!valid}>
-              {saving ? 'Saving...' : title}
+              {saving ? <Message id="settings.saving" defaultMessage="Saving..." /> : title}
             </Button>
           </fieldset>
         </form>

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { DataExportStatus } from '@cats/contracts';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { DataExport } from './data-export.tsx';
 
@@ -26,10 +27,11 @@ function setup(onDemoRefused = vi.fn()) {
   return onDemoRefused;
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   authStore.clear();
+  await act(() => startLanguage('en'));
 });
 
 describe('DataExport', () => {
@@ -72,6 +74,31 @@ describe('DataExport', () => {
     await screen.findByRole('button', { name: 'Download (12.3 MB)' });
     screen.getByRole('button', { name: 'Prepare a new download' });
     expect(document.querySelector('time')?.getAttribute('datetime')).toBe('2026-11-26T10:01:00.000Z');
+  });
+
+  it('speaks Spanish, sizes and dates included (issue 28)', async () => {
+    await act(() => startLanguage('es'));
+    authStore.set({ accessToken: 't', userId: 'me' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        Response.json({
+          ...none,
+          status: 'ready',
+          createdAt: '2026-11-25T10:00:00.000Z',
+          finishedAt: '2026-11-25T10:01:00.000Z',
+          expiresAt: '2026-11-26T10:01:00.000Z',
+          sizeBytes: 12_345_678,
+        }),
+      ),
+    );
+    setup();
+    await screen.findByRole('button', { name: 'Descargar (12,3 MB)' });
+    screen.getByRole('button', { name: 'Preparar una nueva descarga' });
+    screen.getByRole('heading', { name: 'Tus datos' });
+    expect(document.querySelector('time')?.parentElement?.textContent).toMatch(
+      /^Disponible hasta el 26\/11\/2026/,
+    );
   });
 
   it('says why an export failed, and lets it start again', async () => {

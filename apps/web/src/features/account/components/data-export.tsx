@@ -1,13 +1,29 @@
 import { useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
+import { dateLocale } from '../../../lib/relative-time.ts';
 import { downloadDataExport, useDataExport, useStartDataExport } from '../api/data-export.ts';
-import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
+import {
+  errorText,
+  FormStatusMessage,
+  LoadErrorText,
+  SettingsCard,
+  type FormStatus,
+} from './settings-card.tsx';
 
 /** '12.3 MB', or kilobytes for a small export (a new account's is a few KB). */
 function fileSize(bytes: number): string {
-  if (bytes < 1_000_000) return `${Math.max(1, Math.round(bytes / 1000))} KB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  if (bytes < 1_000_000)
+    return translate(
+      { id: 'settings.data.kilobytes', defaultMessage: '{size, number} KB' },
+      { size: Math.max(1, Math.round(bytes / 1000)) },
+    );
+  return translate(
+    { id: 'settings.data.megabytes', defaultMessage: '{size, number, ::.0} MB' },
+    { size: bytes / 1_000_000 },
+  );
 }
 
 /**
@@ -21,6 +37,8 @@ export function DataExport({ onDemoRefused }: { onDemoRefused: () => void }) {
   const [status, setStatus] = useState<FormStatus>(null);
   const [downloading, setDownloading] = useState(false);
   const data = current.data;
+  const t = useTranslate();
+  const language = useLanguage();
 
   const prepare = () => {
     setStatus(null);
@@ -45,31 +63,49 @@ export function DataExport({ onDemoRefused }: { onDemoRefused: () => void }) {
 
   return (
     <SettingsCard
-      title="Your data"
-      description="Download a copy of your profile, your pictures with their exact locations, your comments, likes and groups, your cats, missing-cat alerts and reports, and the cat suggestions and merges you made."
+      title={t({ id: 'settings.data.title', defaultMessage: 'Your data' })}
+      description={t({
+        id: 'settings.data.description',
+        defaultMessage:
+          'Download a copy of your profile, your pictures with their exact locations, your comments, likes and groups, your cats, missing-cat alerts and reports, and the cat suggestions and merges you made.',
+      })}
     >
       {() => (
         <>
           {current.isPending ? (
-            <p className="muted">Loading...</p>
+            <p className="muted">
+              <Message id="settings.loading" defaultMessage="Loading..." />
+            </p>
           ) : current.isError ? (
-            <p className="notice notice--error">Error: {errorText(current.error)}</p>
+            <LoadErrorText error={current.error} />
           ) : data?.status === 'running' ? (
             <p className="data-export__running" role="status">
               <span className="data-export__spinner" aria-hidden="true" />
-              Preparing your download…
+              <Message id="settings.data.preparing" defaultMessage="Preparing your download…" />
             </p>
           ) : (
             <>
               {data?.status === 'failed' && (
                 <p className="notice notice--error" role="alert">
-                  {data.message ?? 'Your data could not be prepared. Please try again.'}
+                  {data.message ??
+                    t({
+                      id: 'settings.data.failed',
+                      defaultMessage: 'Your data could not be prepared. Please try again.',
+                    })}
                 </p>
               )}
               <div className="data-export__actions">
                 {data?.status === 'ready' && data.sizeBytes !== null && (
                   <Button onClick={() => void download()} disabled={downloading}>
-                    {downloading ? 'Downloading…' : `Download (${fileSize(data.sizeBytes)})`}
+                    {downloading ? (
+                      <Message id="settings.data.downloading" defaultMessage="Downloading…" />
+                    ) : (
+                      <Message
+                        id="settings.data.download"
+                        defaultMessage="Download ({size})"
+                        values={{ size: fileSize(data.sizeBytes) }}
+                      />
+                    )}
                   </Button>
                 )}
                 <Button
@@ -77,13 +113,23 @@ export function DataExport({ onDemoRefused }: { onDemoRefused: () => void }) {
                   onClick={prepare}
                   disabled={start.isPending}
                 >
-                  {data?.status === 'ready' ? 'Prepare a new download' : 'Download my data'}
+                  {data?.status === 'ready' ? (
+                    <Message id="settings.data.prepareNew" defaultMessage="Prepare a new download" />
+                  ) : (
+                    <Message id="settings.data.downloadMine" defaultMessage="Download my data" />
+                  )}
                 </Button>
               </div>
               {data?.status === 'ready' && data.expiresAt && (
                 <p className="muted data-export__expiry">
-                  Available until{' '}
-                  <time dateTime={data.expiresAt}>{new Date(data.expiresAt).toLocaleString()}</time>
+                  <Message
+                    id="settings.data.availableUntil"
+                    defaultMessage="Available until <time>{date}</time>"
+                    values={{
+                      date: new Date(data.expiresAt).toLocaleString(dateLocale(language)),
+                      time: (chunks) => <time dateTime={data.expiresAt ?? undefined}>{chunks}</time>,
+                    }}
+                  />
                 </p>
               )}
             </>

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { isDemoDisabledError, MessageModal } from '../../../components/message-modal.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { endSession } from '../../../lib/session.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
 import { SettingsCard } from './settings-card.tsx';
@@ -21,6 +22,7 @@ export function DeleteAccount({ userId, disabled, onDemoRefused }: Props) {
   const mutation = useDeleteAccount();
   const [confirming, setConfirming] = useState(false);
   const [failed, setFailed] = useState(false);
+  const t = useTranslate();
 
   const onConfirm = () => {
     mutation.mutate(userId, {
@@ -40,19 +42,22 @@ export function DeleteAccount({ userId, disabled, onDemoRefused }: Props) {
 
   return (
     <SettingsCard
-      title="Delete account"
+      title={t({ id: 'settings.delete.title', defaultMessage: 'Delete account' })}
       danger
-      description="Deletes your account with all your pictures, comments, likes and groups."
+      description={t({
+        id: 'settings.delete.description',
+        defaultMessage: 'Deletes your account with all your pictures, comments, likes and groups.',
+      })}
     >
       {() => (
         <>
           <Button variant="danger" disabled={disabled} onClick={() => setConfirming(true)}>
-            Delete account
+            <Message id="settings.delete.title" defaultMessage="Delete account" />
           </Button>
           {confirming && (
             <Modal
               role="alertdialog"
-              title="Delete your account?"
+              title={t({ id: 'settings.delete.confirmTitle', defaultMessage: 'Delete your account?' })}
               dismissible={!mutation.isPending}
               onClose={() => setConfirming(false)}
               actions={
@@ -62,19 +67,38 @@ export function DeleteAccount({ userId, disabled, onDemoRefused }: Props) {
                     disabled={mutation.isPending}
                     onClick={() => setConfirming(false)}
                   >
-                    Cancel
+                    <Message id="settings.cancel" defaultMessage="Cancel" />
                   </Button>
                   <Button variant="danger" disabled={mutation.isPending} onClick={onConfirm}>
-                    {mutation.isPending ? 'Deleting...' : 'Delete'}
+                    {mutation.isPending ? (
+                      <Message id="settings.delete.deleting" defaultMessage="Deleting..." />
+                    ) : (
+                      <Message id="settings.delete.confirm" defaultMessage="Delete" />
+                    )}
                   </Button>
                 </>
               }
             >
-              <p>This will delete all existing pictures and groups in your account.</p>
-              <p className="settings-card__warning">Deleting your account can NOT be reversed.</p>
+              <p>
+                <Message
+                  id="settings.delete.warning"
+                  defaultMessage="This will delete all existing pictures and groups in your account."
+                />
+              </p>
+              <p className="settings-card__warning">
+                <Message
+                  id="settings.delete.irreversible"
+                  defaultMessage="Deleting your account can NOT be reversed."
+                />
+              </p>
             </Modal>
           )}
-          {failed && <MessageModal message="Account deletion failed" onClose={() => setFailed(false)} />}
+          {failed && (
+            <MessageModal
+              message={t({ id: 'settings.delete.failed', defaultMessage: 'Account deletion failed' })}
+              onClose={() => setFailed(false)}
+            />
+          )}
         </>
       )}
     </SettingsCard>

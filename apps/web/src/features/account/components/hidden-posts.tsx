@@ -4,8 +4,15 @@ import { isDemoDisabledError } from '../../../components/message-modal.tsx';
 import { useUnhidePost } from '../../../components/post/api/hide-post.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useHiddenPosts } from '../api/get-hidden-posts.ts';
-import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
+import {
+  errorText,
+  FormStatusMessage,
+  LoadErrorText,
+  SettingsCard,
+  type FormStatus,
+} from './settings-card.tsx';
 import { imageAlt, postLabel } from '../../../components/post/post-alt.ts';
 
 /** Settings' 'Hidden pictures' (issue 24): what the viewer hid, newest first, each with 'Unhide'. */
@@ -14,20 +21,28 @@ export function HiddenPosts({ disabled, onDemoRefused }: { disabled: boolean; on
   const unhide = useUnhidePost();
   const [status, setStatus] = useState<FormStatus>(null);
   const posts = flattenPages(list.data);
+  const t = useTranslate();
 
   return (
     <SettingsCard
-      title="Hidden pictures"
-      description="Pictures you hid from your feed. Unhide one to see it again."
+      title={t({ id: 'settings.hidden.title', defaultMessage: 'Hidden pictures' })}
+      description={t({
+        id: 'settings.hidden.description',
+        defaultMessage: 'Pictures you hid from your feed. Unhide one to see it again.',
+      })}
     >
       {() => (
         <>
           {list.isPending ? (
-            <p className="muted">Loading...</p>
+            <p className="muted">
+              <Message id="settings.loading" defaultMessage="Loading..." />
+            </p>
           ) : list.isError ? (
-            <p className="notice notice--error">Error: {errorText(list.error)}</p>
+            <LoadErrorText error={list.error} />
           ) : posts.length === 0 ? (
-            <p className="muted">You have not hidden any pictures.</p>
+            <p className="muted">
+              <Message id="settings.hidden.none" defaultMessage="You have not hidden any pictures." />
+            </p>
           ) : (
             <ul className="hidden-posts">
               {posts.map((post) => {
@@ -56,7 +71,11 @@ export function HiddenPosts({ disabled, onDemoRefused }: { disabled: boolean; on
                       onClick={() => {
                         setStatus(null);
                         unhide.mutate(post._id, {
-                          onSuccess: () => setStatus({ kind: 'success', text: 'Picture unhidden' }),
+                          onSuccess: () =>
+                            setStatus({
+                              kind: 'success',
+                              text: t({ id: 'settings.hidden.unhidden', defaultMessage: 'Picture unhidden' }),
+                            }),
                           onError: (err) =>
                             isDemoDisabledError(err)
                               ? onDemoRefused()
@@ -64,7 +83,14 @@ export function HiddenPosts({ disabled, onDemoRefused }: { disabled: boolean; on
                         });
                       }}
                     >
-                      Unhide<span className="visually-hidden"> {alt}</span>
+                      <Message
+                        id="settings.hidden.unhide"
+                        defaultMessage="Unhide<hidden> {picture}</hidden>"
+                        values={{
+                          picture: alt,
+                          hidden: (chunks) => <span className="visually-hidden">{chunks}</span>,
+                        }}
+                      />
                     </Button>
                   </li>
                 );
@@ -78,7 +104,7 @@ export function HiddenPosts({ disabled, onDemoRefused }: { disabled: boolean; on
               disabled={list.isFetchingNextPage}
               onClick={() => void list.fetchNextPage()}
             >
-              Show more
+              <Message id="settings.hidden.showMore" defaultMessage="Show more" />
             </Button>
           )}
           <FormStatusMessage status={status} />

@@ -5,6 +5,7 @@ import {
   LocationChooser,
   type ChosenLocation,
 } from '../../../components/location-picker/location-chooser.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useSetHomeArea } from '../api/set-home-area.ts';
 import { errorText, FormStatusMessage, SettingsCard, type FormStatus } from './settings-card.tsx';
 
@@ -22,6 +23,7 @@ interface Props {
 export function HomeArea({ homeArea, disabled, onDemoRefused }: Props) {
   const mutation = useSetHomeArea();
   const [status, setStatus] = useState<FormStatus>(null);
+  const t = useTranslate();
   const value: ChosenLocation | null = homeArea ? { ...homeArea, source: 'saved' } : null;
 
   const save = (next: ChosenLocation | null) => {
@@ -30,7 +32,9 @@ export function HomeArea({ homeArea, disabled, onDemoRefused }: Props) {
       onSuccess: () =>
         setStatus({
           kind: 'success',
-          text: next ? 'Your home area is saved.' : 'Your home area is removed.',
+          text: next
+            ? t({ id: 'settings.homeArea.saved', defaultMessage: 'Your home area is saved.' })
+            : t({ id: 'settings.homeArea.removed', defaultMessage: 'Your home area is removed.' }),
         }),
       onError: (err) =>
         isDemoDisabledError(err) ? onDemoRefused() : setStatus({ kind: 'error', text: errorText(err) }),
@@ -39,13 +43,22 @@ export function HomeArea({ homeArea, disabled, onDemoRefused }: Props) {
 
   return (
     <SettingsCard
-      title="Home area for missing cats"
-      description="Cats missing within 2 km of your home area appear at the top of your feed and on Explore, and you are told when one goes missing. Only the area of about 500 m around the place you choose is kept, and nobody else sees it."
+      title={t({ id: 'settings.homeArea.title', defaultMessage: 'Home area for missing cats' })}
+      description={t({
+        id: 'settings.homeArea.description',
+        defaultMessage:
+          'Cats missing within 2 km of your home area appear at the top of your feed and on Explore, and you are told when one goes missing. Only the area of about 500 m around the place you choose is kept, and nobody else sees it.',
+      })}
     >
       {() => (
         <>
           {disabled && (
-            <p className="settings-card__explanation">The demo account cannot choose a home area.</p>
+            <p className="settings-card__explanation">
+              <Message
+                id="settings.homeArea.demo"
+                defaultMessage="The demo account cannot choose a home area."
+              />
+            </p>
           )}
           <LocationChooser
             value={value}
@@ -54,18 +67,36 @@ export function HomeArea({ homeArea, disabled, onDemoRefused }: Props) {
             disabled={disabled || mutation.isPending}
             emptyMessage={
               <p className="location-picker__source">
-                You have no home area yet. Until you choose one, missing cats are shown around where you last
-                posted a picture.
+                <Message
+                  id="settings.homeArea.none"
+                  defaultMessage="You have no home area yet. Until you choose one, missing cats are shown around where you last posted a picture."
+                />
               </p>
             }
             sentences={{
-              saved: 'Your home area is the area of about 500 m around this point.',
-              device: 'This is your current location, as your browser reported it.',
-              map: 'You picked this place on the map.',
+              saved: t({
+                id: 'settings.homeArea.savedPlace',
+                defaultMessage: 'Your home area is the area of about 500 m around this point.',
+              }),
+              device: t({
+                id: 'settings.homeArea.devicePlace',
+                defaultMessage: 'This is your current location, as your browser reported it.',
+              }),
+              map: t({
+                id: 'settings.homeArea.mapPlace',
+                defaultMessage: 'You picked this place on the map.',
+              }),
             }}
-            mapHelp="Drag the pin or tap the map near your home. Only the area of about 500 m around it is kept. With a keyboard, focus the map and move the pin with the arrow keys."
-            mapLabel="Map for choosing your home area"
-            removeLabel="Remove home area"
+            mapHelp={t({
+              id: 'settings.homeArea.mapHelp',
+              defaultMessage:
+                'Drag the pin or tap the map near your home. Only the area of about 500 m around it is kept. With a keyboard, focus the map and move the pin with the arrow keys.',
+            })}
+            mapLabel={t({
+              id: 'settings.homeArea.mapLabel',
+              defaultMessage: 'Map for choosing your home area',
+            })}
+            removeLabel={t({ id: 'settings.homeArea.remove', defaultMessage: 'Remove home area' })}
           />
           <FormStatusMessage status={status} />
         </>

@@ -1,12 +1,30 @@
 import type { OwnReport } from '@cats/contracts';
-import { RULE_LABELS, REPORTED_TARGETS, formatDay, outcomeSentence } from '../../../components/moderation/moderation-wording.ts';
+import { Message } from '../../../i18n/message.tsx';
+import {
+  RULE_LABELS,
+  REPORTED_TARGETS,
+  formatDay,
+  outcomeSentence,
+} from '../../../components/moderation/moderation-wording.ts';
 
 /** What came of one report: 'Waiting for review', or a sentence per action taken. */
 function ReportStatus({ report }: { report: OwnReport }) {
-  if (report.status === 'open') return <p className="own-report__status">Waiting for review</p>;
+  if (report.status === 'open')
+    return (
+      <p className="own-report__status">
+        <Message id="settings.reports.waiting" defaultMessage="Waiting for review" />
+      </p>
+    );
   const taken = report.outcomes.filter((o) => o !== 'dismiss');
   if (taken.length === 0)
-    return <p className="own-report__status">We reviewed it and found no rule broken.</p>;
+    return (
+      <p className="own-report__status">
+        <Message
+          id="settings.reports.noRuleBroken"
+          defaultMessage="We reviewed it and found no rule broken."
+        />
+      </p>
+    );
   return (
     <>
       {taken.map((action, index) => (
@@ -20,14 +38,28 @@ function ReportStatus({ report }: { report: OwnReport }) {
 
 /** The viewer's own reports, newest first, and what came of each (issue 27). */
 export function OwnReports({ reports }: { reports: OwnReport[] }) {
-  if (reports.length === 0) return <p className="muted">You have not reported anything.</p>;
+  if (reports.length === 0)
+    return (
+      <p className="muted">
+        <Message id="settings.reports.none" defaultMessage="You have not reported anything." />
+      </p>
+    );
   return (
     <ul className="own-reports">
       {reports.map((report) => (
         <li key={report._id} className="own-report card">
           <p className="own-report__what">
-            <strong>{REPORTED_TARGETS[report.targetType]}</strong> · {RULE_LABELS[report.reason]} ·{' '}
-            <time dateTime={report.createdAt}>{formatDay(report.createdAt)}</time>
+            <Message
+              id="settings.reports.what"
+              defaultMessage="<strong>{target}</strong> · {rule} · <time>{date}</time>"
+              values={{
+                target: REPORTED_TARGETS[report.targetType],
+                rule: RULE_LABELS[report.reason],
+                date: formatDay(report.createdAt),
+                strong: (chunks) => <strong>{chunks}</strong>,
+                time: (chunks) => <time dateTime={report.createdAt}>{chunks}</time>,
+              }}
+            />
           </p>
           {report.note && <p className="own-report__note muted">{report.note}</p>}
           <ReportStatus report={report} />

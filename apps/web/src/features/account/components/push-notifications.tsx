@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { AlertIcon, CheckIcon, InfoIcon } from '../../../components/icons.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import {
   currentSubscription,
@@ -26,7 +28,10 @@ async function deviceState(): Promise<DeviceState> {
 function failureText(err: unknown): string {
   if (err instanceof ApiError) return errorText(err);
   // pushManager.subscribe() failed: the browser's push service could not be reached, or refused.
-  return 'This browser could not turn on push notifications. Please try again later.';
+  return translate({
+    id: 'settings.push.failed',
+    defaultMessage: 'This browser could not turn on push notifications. Please try again later.',
+  });
 }
 
 interface Props {
@@ -45,6 +50,7 @@ export function PushNotifications({ disabled, onDemoRefused }: Props) {
   const [state, setState] = useState<DeviceState>('checking');
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<FormStatus>(null);
+  const t = useTranslate();
 
   useEffect(() => {
     let cancelled = false;
@@ -74,7 +80,10 @@ export function PushNotifications({ disabled, onDemoRefused }: Props) {
       if (permission !== 'granted') {
         setStatus({
           kind: 'error',
-          text: 'Notifications were not allowed. Choose Turn on again and then Allow.',
+          text: t({
+            id: 'settings.push.notAllowed',
+            defaultMessage: 'Notifications were not allowed. Choose Turn on again and then Allow.',
+          }),
         });
         return;
       }
@@ -104,8 +113,12 @@ export function PushNotifications({ disabled, onDemoRefused }: Props) {
 
   return (
     <SettingsCard
-      title="Push notifications"
-      description="Get notified on this device when someone likes or comments on your pictures, or answers you in a group, even while Neighbourhood Cats is closed. Your notification settings choose which kinds are sent."
+      title={t({ id: 'settings.push.title', defaultMessage: 'Push notifications' })}
+      description={t({
+        id: 'settings.push.description',
+        defaultMessage:
+          'Get notified on this device when someone likes or comments on your pictures, or answers you in a group, even while Neighbourhood Cats is closed. Your notification settings choose which kinds are sent.',
+      })}
     >
       {() => (
         <>
@@ -114,33 +127,48 @@ export function PushNotifications({ disabled, onDemoRefused }: Props) {
             {disabled ? (
               <p className="notice notice--info">
                 <InfoIcon size={20} />
-                <span>Push notifications are not available for the demo account.</span>
+                <span>
+                  <Message
+                    id="settings.push.demo"
+                    defaultMessage="Push notifications are not available for the demo account."
+                  />
+                </span>
               </p>
             ) : state === 'checking' ? (
-              <p className="muted">Checking this device…</p>
+              <p className="muted">
+                <Message id="settings.push.checking" defaultMessage="Checking this device…" />
+              </p>
             ) : state === 'unsupported' ? (
               <p className="notice notice--info">
                 <InfoIcon size={20} />
                 <span>
-                  This browser cannot receive push notifications. On an iPhone or iPad, add Neighbourhood Cats
-                  to your Home Screen and open it from there.
+                  <Message
+                    id="settings.push.unsupported"
+                    defaultMessage="This browser cannot receive push notifications. On an iPhone or iPad, add Neighbourhood Cats to your Home Screen and open it from there."
+                  />
                 </span>
               </p>
             ) : state === 'blocked' ? (
               <p className="notice notice--info">
                 <AlertIcon size={20} />
                 <span>
-                  Notifications are blocked for this site in your browser. Allow them in the site settings
-                  (the icon beside the address), then reload this page.
+                  <Message
+                    id="settings.push.blocked"
+                    defaultMessage="Notifications are blocked for this site in your browser. Allow them in the site settings (the icon beside the address), then reload this page."
+                  />
                 </span>
               </p>
             ) : state === 'on' ? (
               <p className="push-notifications__on">
                 <CheckIcon size={20} />
-                <span>On for this device.</span>
+                <span>
+                  <Message id="settings.push.on" defaultMessage="On for this device." />
+                </span>
               </p>
             ) : (
-              <p className="muted">Off for this device.</p>
+              <p className="muted">
+                <Message id="settings.push.off" defaultMessage="Off for this device." />
+              </p>
             )}
           </div>
           {(disabled || state === 'on' || state === 'off') && (
@@ -153,13 +181,17 @@ export function PushNotifications({ disabled, onDemoRefused }: Props) {
                 if (!busy) void (state === 'on' ? turnOff() : turnOn());
               }}
             >
-              {state === 'on'
-                ? busy
-                  ? 'Turning off…'
-                  : 'Turn off'
-                : busy
-                  ? 'Turning on…'
-                  : 'Turn on push notifications'}
+              {state === 'on' ? (
+                busy ? (
+                  <Message id="settings.push.turningOff" defaultMessage="Turning off…" />
+                ) : (
+                  <Message id="settings.push.turnOff" defaultMessage="Turn off" />
+                )
+              ) : busy ? (
+                <Message id="settings.push.turningOn" defaultMessage="Turning on…" />
+              ) : (
+                <Message id="settings.push.turnOn" defaultMessage="Turn on push notifications" />
+              )}
             </Button>
           )}
           <FormStatusMessage status={status} />

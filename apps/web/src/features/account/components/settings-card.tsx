@@ -1,6 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import { ApiError, NO_SERVER_RESPONSE } from '../../../lib/api-client.ts';
 import { AlertIcon, CheckIcon } from '../../../components/icons.tsx';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { Message } from '../../../i18n/message.tsx';
 
 /** One settings topic: a card with its heading, which also names the form inside (aria-labelledby). */
 export function SettingsCard({
@@ -46,5 +48,14 @@ export function FormStatusMessage({ status }: { status: FormStatus }) {
 /** What to tell the person when a settings request fails: the server's own message, or no response. */
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.status === null ? NO_SERVER_RESPONSE : err.message;
-  return 'Request failed';
+  return translate({ id: 'settings.requestFailed', defaultMessage: 'Request failed' });
+}
+
+/** A list or form that could not load: 'Error: ' and what went wrong. */
+export function LoadErrorText({ error }: { error: unknown }) {
+  return (
+    <p className="notice notice--error">
+      <Message id="settings.error" defaultMessage="Error: {message}" values={{ message: errorText(error) }} />
+    </p>
+  );
 }

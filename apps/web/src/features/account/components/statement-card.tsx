@@ -3,8 +3,13 @@ import { APPEAL_MAX, type Statement } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useSendAppeal } from '../api/moderation-statements.ts';
-import { RULE_LABELS, decisionSentence, formatDay } from '../../../components/moderation/moderation-wording.ts';
+import {
+  RULE_LABELS,
+  decisionSentence,
+  formatDay,
+} from '../../../components/moderation/moderation-wording.ts';
 import { errorText } from './settings-card.tsx';
 
 /** Where the appeal stands, or whether one can still be made, in one sentence. */
@@ -12,25 +17,58 @@ function AppealState({ statement }: { statement: Statement }) {
   const { appeal } = statement;
   if (appeal) {
     if (appeal.outcome === 'overturned')
-      return <p className="statement__appeal">Your appeal was accepted: the decision is undone.</p>;
+      return (
+        <p className="statement__appeal">
+          <Message
+            id="settings.statement.appealAccepted"
+            defaultMessage="Your appeal was accepted: the decision is undone."
+          />
+        </p>
+      );
     if (appeal.outcome === 'upheld')
-      return <p className="statement__appeal">Your appeal was declined: the decision stands.</p>;
+      return (
+        <p className="statement__appeal">
+          <Message
+            id="settings.statement.appealDeclined"
+            defaultMessage="Your appeal was declined: the decision stands."
+          />
+        </p>
+      );
     return (
       <p className="statement__appeal">
-        You appealed on <time dateTime={appeal.createdAt}>{formatDay(appeal.createdAt)}</time>. Waiting for a
-        moderator.
+        <Message
+          id="settings.statement.appealed"
+          defaultMessage="You appealed on <time>{date}</time>. Waiting for a moderator."
+          values={{
+            date: formatDay(appeal.createdAt),
+            time: (chunks) => <time dateTime={appeal.createdAt}>{chunks}</time>,
+          }}
+        />
       </p>
     );
   }
   if (statement.canAppeal)
     return (
       <p className="statement__appeal muted">
-        You can appeal until{' '}
-        <time dateTime={statement.appealDeadline}>{formatDay(statement.appealDeadline)}</time>.
+        <Message
+          id="settings.statement.canAppeal"
+          defaultMessage="You can appeal until <time>{date}</time>."
+          values={{
+            date: formatDay(statement.appealDeadline),
+            time: (chunks) => <time dateTime={statement.appealDeadline}>{chunks}</time>,
+          }}
+        />
       </p>
     );
   if (statement.reverted) return null;
-  return <p className="statement__appeal muted">The time to appeal this decision has passed.</p>;
+  return (
+    <p className="statement__appeal muted">
+      <Message
+        id="settings.statement.appealClosed"
+        defaultMessage="The time to appeal this decision has passed."
+      />
+    </p>
+  );
 }
 
 /** The appeal: why the decision should change, up to APPEAL_MAX characters, sent once. */
@@ -50,10 +88,14 @@ function AppealForm({
 }) {
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const t = useTranslate();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (body.trim() === '') return setError('Write why the decision should change.');
+    if (body.trim() === '')
+      return setError(
+        t({ id: 'settings.statement.appealEmpty', defaultMessage: 'Write why the decision should change.' }),
+      );
     setError(null);
     send.mutate(
       { actionId: statement._id, body },
@@ -67,7 +109,10 @@ function AppealForm({
   return (
     <form className="statement__form" onSubmit={onSubmit}>
       <CountedTextarea
-        label="Why should this decision change?"
+        label={t({
+          id: 'settings.statement.appealLabel',
+          defaultMessage: 'Why should this decision change?',
+        })}
         value={body}
         max={APPEAL_MAX}
         rows={4}
@@ -76,10 +121,14 @@ function AppealForm({
       />
       <div className="statement__buttons">
         <Button type="submit" variant="primary" disabled={send.isPending}>
-          {send.isPending ? 'Sending...' : 'Send appeal'}
+          {send.isPending ? (
+            <Message id="settings.statement.sending" defaultMessage="Sending..." />
+          ) : (
+            <Message id="settings.statement.send" defaultMessage="Send appeal" />
+          )}
         </Button>
         <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
+          <Message id="settings.cancel" defaultMessage="Cancel" />
         </Button>
       </div>
     </form>
@@ -103,6 +152,7 @@ export function StatementCard({
   const [appealing, setAppealing] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
   const send = useSendAppeal();
+  const t = useTranslate();
 
   return (
     <article
@@ -116,7 +166,11 @@ export function StatementCard({
       </h3>
       <p className="statement__meta muted">
         <time dateTime={statement.createdAt}>{formatDay(statement.createdAt)}</time>
-        {statement.reverted && <span className="statement__undone">Undone</span>}
+        {statement.reverted && (
+          <span className="statement__undone">
+            <Message id="settings.statement.undone" defaultMessage="Undone" />
+          </span>
+        )}
       </p>
       {(statement.thumbnailUrl || statement.excerpt) && (
         <div className="statement__content">
@@ -124,7 +178,10 @@ export function StatementCard({
             <img
               className="statement__thumbnail"
               src={statement.thumbnailUrl}
-              alt="Your picture, as it was reported"
+              alt={t({
+                id: 'settings.statement.thumbnailAlt',
+                defaultMessage: 'Your picture, as it was reported',
+              })}
               width={72}
               height={72}
             />
@@ -132,8 +189,24 @@ export function StatementCard({
           {statement.excerpt && <blockquote className="statement__excerpt">{statement.excerpt}</blockquote>}
         </div>
       )}
-      {statement.rule && <p className="statement__rule">Rule: {RULE_LABELS[statement.rule]}</p>}
-      {statement.explanation && <p className="statement__why">Why: {statement.explanation}</p>}
+      {statement.rule && (
+        <p className="statement__rule">
+          <Message
+            id="settings.statement.rule"
+            defaultMessage="Rule: {rule}"
+            values={{ rule: RULE_LABELS[statement.rule] }}
+          />
+        </p>
+      )}
+      {statement.explanation && (
+        <p className="statement__why">
+          <Message
+            id="settings.statement.why"
+            defaultMessage="Why: {explanation}"
+            values={{ explanation: statement.explanation }}
+          />
+        </p>
+      )}
       <AppealState statement={statement} />
       <div role="status" aria-live="polite">
         {sent && <p className="notice notice--success">{sent}</p>}
@@ -153,7 +226,7 @@ export function StatementCard({
           />
         ) : (
           <Button variant="secondary" size="sm" onClick={() => setAppealing(true)}>
-            Appeal
+            <Message id="settings.statement.appeal" defaultMessage="Appeal" />
           </Button>
         ))}
     </article>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { DemoDisabledModal } from '../../../components/message-modal.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useOwnReports, useStatements } from '../api/moderation-statements.ts';
 import { OwnReports } from '../components/own-reports.tsx';
-import { errorText } from '../components/settings-card.tsx';
+import { LoadErrorText } from '../components/settings-card.tsx';
 import { StatementCard } from '../components/statement-card.tsx';
 import './settings-page.css';
 
@@ -19,6 +20,7 @@ export default function ModerationDecisionsPage() {
   const target = decodeURIComponent(hash.replace(/^#/, ''));
   const [demoRefused, setDemoRefused] = useState(false);
   const loaded = statements.isSuccess && reports.isSuccess;
+  const t = useTranslate();
 
   // Once the lists are on screen, bring the decision (or the reports) the link named into view.
   useEffect(() => {
@@ -30,19 +32,34 @@ export default function ModerationDecisionsPage() {
 
   return (
     <div className="page settings moderation-decisions">
-      <title>Moderation decisions · Neighbourhood Cats</title>
+      <title>
+        {t({
+          id: 'settings.moderation.pageTitle',
+          defaultMessage: 'Moderation decisions · Neighbourhood Cats',
+        })}
+      </title>
       <p className="moderation-decisions__back">
-        <Link to="/profile/settings">Settings</Link>
+        <Link to="/profile/settings">
+          <Message id="settings.page.heading" defaultMessage="Settings" />
+        </Link>
       </p>
-      <h1>Moderation decisions</h1>
+      <h1>
+        <Message id="settings.moderation.heading" defaultMessage="Moderation decisions" />
+      </h1>
       <section aria-labelledby="decisions-heading" className="moderation-decisions__section">
-        <h2 id="decisions-heading">Decisions about your content</h2>
+        <h2 id="decisions-heading">
+          <Message id="settings.moderation.decisions" defaultMessage="Decisions about your content" />
+        </h2>
         {statements.isPending ? (
-          <p className="loading-text">Loading...</p>
+          <p className="loading-text">
+            <Message id="settings.loading" defaultMessage="Loading..." />
+          </p>
         ) : statements.isError ? (
-          <p className="notice notice--error">Error: {errorText(statements.error)}</p>
+          <LoadErrorText error={statements.error} />
         ) : statements.data.statements.length === 0 ? (
-          <p className="muted">No moderator has acted on your content.</p>
+          <p className="muted">
+            <Message id="settings.moderation.none" defaultMessage="No moderator has acted on your content." />
+          </p>
         ) : (
           <ul className="statements">
             {statements.data.statements.map((statement) => (
@@ -63,11 +80,15 @@ export default function ModerationDecisionsPage() {
         aria-labelledby="reports-heading"
         className="moderation-decisions__section"
       >
-        <h2 id="reports-heading">Your reports</h2>
+        <h2 id="reports-heading">
+          <Message id="settings.moderation.reports" defaultMessage="Your reports" />
+        </h2>
         {reports.isPending ? (
-          <p className="loading-text">Loading...</p>
+          <p className="loading-text">
+            <Message id="settings.loading" defaultMessage="Loading..." />
+          </p>
         ) : reports.isError ? (
-          <p className="notice notice--error">Error: {errorText(reports.error)}</p>
+          <LoadErrorText error={reports.error} />
         ) : (
           <OwnReports reports={reports.data.reports} />
         )}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Avatar } from '../../../components/avatar.tsx';
 import { InfoIcon } from '../../../components/icons.tsx';
 import { DemoDisabledModal } from '../../../components/message-modal.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useAuth } from '../../../lib/auth-store.ts';
 import { useMyProfile } from '../../../lib/my-profile.ts';
 import { BlockedUsers } from '../components/blocked-users.tsx';
@@ -20,7 +21,7 @@ import { Appearance } from '../components/appearance.tsx';
 import { LanguageChoice } from '../components/language-choice.tsx';
 import { TrashLink } from '../components/trash-link.tsx';
 import { ModerationLink } from '../components/moderation-link.tsx';
-import { errorText } from '../components/settings-card.tsx';
+import { LoadErrorText } from '../components/settings-card.tsx';
 import './settings-page.css';
 
 /**
@@ -30,17 +31,22 @@ import './settings-page.css';
 export default function SettingsPage() {
   const profile = useMyProfile();
   const { userId } = useAuth();
+  const t = useTranslate();
   const [demoRefused, setDemoRefused] = useState(false);
   const showDemoModal = () => setDemoRefused(true);
 
   return (
     <div className="page settings">
-      <title>Settings · Neighbourhood Cats</title>
-      <h1>Settings</h1>
+      <title>{t({ id: 'settings.page.title', defaultMessage: 'Settings · Neighbourhood Cats' })}</title>
+      <h1>
+        <Message id="settings.page.heading" defaultMessage="Settings" />
+      </h1>
       {profile.isPending ? (
-        <p className="loading-text">Loading...</p>
+        <p className="loading-text">
+          <Message id="settings.loading" defaultMessage="Loading..." />
+        </p>
       ) : profile.isError ? (
-        <p className="notice notice--error">Error: {errorText(profile.error)}</p>
+        <LoadErrorText error={profile.error} />
       ) : (
         <>
           <div className="settings__who card">
@@ -53,7 +59,9 @@ export default function SettingsPage() {
           {profile.data.isDemo && (
             <p className="notice notice--info settings__demo">
               <InfoIcon size={20} />
-              <span>Features disabled for demo user</span>
+              <span>
+                <Message id="settings.demoNotice" defaultMessage="Features disabled for demo user" />
+              </span>
             </p>
           )}
           <ChangeUsernameForm
