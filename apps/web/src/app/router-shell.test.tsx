@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useEffect } from 'react';
 import { Link, MemoryRouter, useLocation, useNavigate, useRoutes } from 'react-router';
-import { startLanguage } from '../i18n/i18n-store.ts';
+import { loadLanguage } from '../i18n/i18n-store.ts';
 import { VisitorNav } from './layouts/visitor-nav.tsx';
 import { RouteErrorBoundary } from './route-error.tsx';
 import { RESTORE_WINDOW_MS, ScrollRestoration } from './scroll-restoration.tsx';
@@ -52,7 +52,7 @@ describe('RouteErrorBoundary', () => {
   });
 
   it('speaks the current language (issue 28)', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     try {
       render(
         <MemoryRouter initialEntries={['/broken']}>
@@ -65,7 +65,7 @@ describe('RouteErrorBoundary', () => {
       expect(screen.getByRole('navigation', { name: 'Principal' })).toBeTruthy();
       expect(screen.getByRole('link', { name: 'Registrarse' }).getAttribute('href')).toBe('/signup');
     } finally {
-      await act(() => startLanguage('en'));
+      await act(() => loadLanguage('en'));
     }
   });
 });

@@ -35,6 +35,14 @@ export function currentLanguage(): Language {
   return state.language;
 }
 
+/**
+ * The language and its loaded texts: a new object whenever either changes (a catalogue's second part
+ * arriving changes the texts, not the language), for components to render again.
+ */
+export function currentTexts(): { readonly language: Language } {
+  return state;
+}
+
 export function subscribeLanguage(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -83,6 +91,12 @@ export function memberMessages(): Promise<void> {
     };
   }
   return memberPart.loaded;
+}
+
+/** Both parts of a language at once, for code that shows any screen straight away (tests). */
+export async function loadLanguage(language: Language): Promise<void> {
+  await startLanguage(language);
+  await memberMessages();
 }
 
 /** The person chose a language (Settings, the landing page): load it, switch, remember it. */

@@ -1,7 +1,7 @@
 import { Fragment, useCallback, useSyncExternalStore, type ReactNode } from 'react';
 import type { PrimitiveType } from 'intl-messageformat';
 import {
-  currentLanguage,
+  currentTexts,
   subscribeLanguage,
   translate,
   translateParts,
@@ -10,9 +10,12 @@ import {
 } from './i18n-store.ts';
 import type { Language } from './languages.ts';
 
-/** The current language; components that use it render again when it changes. */
+/**
+ * The current language; components that use it render again when it or its loaded texts change
+ * (the member screens' part of a catalogue arrives after the first screen).
+ */
 export function useLanguage(): Language {
-  return useSyncExternalStore(subscribeLanguage, currentLanguage, currentLanguage);
+  return useSyncExternalStore(subscribeLanguage, currentTexts, currentTexts).language;
 }
 
 /**
@@ -20,10 +23,10 @@ export function useLanguage(): Language {
  * placeholder, alt, title) and anything else that needs plain text.
  */
 export function useTranslate(): (descriptor: MessageDescriptor, values?: MessageValues) => string {
-  const language = useLanguage();
-  // A new function per language, so that memoised children see the change.
+  const texts = useSyncExternalStore(subscribeLanguage, currentTexts, currentTexts);
+  // A new function whenever the texts change, so that memoised children see the change.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  return useCallback((descriptor, values) => translate(descriptor, values), [language]);
+  return useCallback((descriptor, values) => translate(descriptor, values), [texts]);
 }
 
 type RichValue = PrimitiveType | ReactNode | ((chunks: ReactNode[]) => ReactNode);

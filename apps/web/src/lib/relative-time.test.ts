@@ -1,6 +1,6 @@
 import { act } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLanguage } from '../i18n/i18n-store.ts';
+import { loadLanguage } from '../i18n/i18n-store.ts';
 import { dateLocale, elapsedSince, formatRelativeDate } from './relative-time.ts';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
@@ -61,10 +61,10 @@ describe('formatRelativeDate', () => {
 });
 
 describe('formatRelativeDate in Spanish', () => {
-  afterEach(() => act(() => startLanguage('en')));
+  afterEach(() => act(() => loadLanguage('en')));
 
   it('writes the counts and the dates in the current language', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     expect(dateLocale()).toBe('es-ES');
     expect(label(ago(0))).toBe('ahora');
     expect(label(ago(5 * MIN))).toBe('5 min');

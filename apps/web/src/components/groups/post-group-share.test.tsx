@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import type { Post } from '@cats/contracts';
-import { startLanguage } from '../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../i18n/i18n-store.ts';
 import { PostGroupShare } from './post-group-share.tsx';
 
 const post = (groupIds: string[]) => ({ _id: 'p1', groupIds }) as unknown as Post;
 
 afterEach(async () => {
   cleanup();
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
 });
 
 describe('PostGroupShare', () => {
@@ -22,7 +22,7 @@ describe('PostGroupShare', () => {
   });
 
   it('speaks Spanish', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     const { rerender } = render(<PostGroupShare post={post([])} />);
     expect(screen.getByRole('button').textContent).toBe('Compartir con grupos');
     rerender(<PostGroupShare post={post(['g1', 'g2'])} />);

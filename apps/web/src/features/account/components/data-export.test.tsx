@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { DataExportStatus } from '@cats/contracts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { DataExport } from './data-export.tsx';
 
@@ -31,7 +31,7 @@ afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   authStore.clear();
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
 });
 
 describe('DataExport', () => {
@@ -77,7 +77,7 @@ describe('DataExport', () => {
   });
 
   it('speaks Spanish, sizes and dates included (issue 28)', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     authStore.set({ accessToken: 't', userId: 'me' });
     vi.stubGlobal(
       'fetch',

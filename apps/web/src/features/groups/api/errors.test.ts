@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_USER_ID } from '@cats/contracts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { authStore } from '../../../lib/auth-store.ts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { groupErrorMessage } from './errors.ts';
 
 afterEach(async () => {
   authStore.clear();
-  await startLanguage('en');
+  await loadLanguage('en');
 });
 
 describe('groupErrorMessage', () => {
@@ -19,7 +19,7 @@ describe('groupErrorMessage', () => {
   });
 
   it("recognises the demo account's refusal by its status and the signed-in account, in any language", async () => {
-    await startLanguage('es');
+    await loadLanguage('es');
     const refusal = new ApiError(403, 'Función desactivada para el usuario de demostración');
     authStore.set({ accessToken: 't', userId: DEMO_USER_ID });
     expect(groupErrorMessage(refusal)).toBe('Función desactivada para el usuario de demostración');

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { GroupDetail } from '@cats/contracts';
 import { authStore } from '../../../lib/auth-store.ts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { MembersPanel, RequestsPanel } from './members-panel.tsx';
 
 const group: GroupDetail = {
@@ -34,7 +34,7 @@ function renderPanels() {
 afterEach(async () => {
   cleanup();
   authStore.clear();
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
 });
 
 describe('RequestsPanel and MembersPanel', () => {
@@ -49,7 +49,7 @@ describe('RequestsPanel and MembersPanel', () => {
   });
 
   it('speaks Spanish', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     renderPanels();
     const members = screen.getByRole('heading', { name: 'Miembros 2' });
     expect(members.querySelector('.groups-panel__count')?.textContent).toBe('2');

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { GROUP_MESSAGES, type OwnJoinRequestsResponse } from '@cats/contracts';
 import { authStore } from '../../../lib/auth-store.ts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { PendingRequests } from './pending-requests.tsx';
 
 const street = { _id: 'g1', groupName: 'Garden Cats' };
@@ -45,7 +45,7 @@ afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   authStore.set({ accessToken: null, userId: null });
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
 });
 
 describe('PendingRequests', () => {
@@ -73,7 +73,7 @@ describe('PendingRequests', () => {
   });
 
   it('speaks Spanish', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     server(() => Response.json({ message: GROUP_MESSAGES.requestCancelled }));
     await screen.findByRole('heading', { name: 'Tus solicitudes para unirte' });
     expect(

@@ -3,7 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { authStore } from '../../../lib/auth-store.ts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { notificationKeys } from '../../../lib/notification-cache.ts';
 import { badgeText, bellLabel, NotificationBell } from './notification-bell.tsx';
 
@@ -24,7 +24,7 @@ afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
   authStore.clear();
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
 });
 
 describe('bell texts', () => {
@@ -58,7 +58,7 @@ describe('NotificationBell', () => {
   it('speaks Spanish, and changes with the language', async () => {
     const { link } = renderBell(1200);
     expect(link.getAttribute('aria-label')).toBe('Notifications, more than 99 unread');
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     expect(link.getAttribute('aria-label')).toBe('Notificaciones, más de 99 sin leer');
     expect(link.textContent).toBe('99+Notificaciones');
     expect(bellLabel(1200 - 1199)).toBe('Notificaciones, 1 sin leer');

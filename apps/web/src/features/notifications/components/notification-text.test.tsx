@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render } from '@testing-library/react';
 import type { Notification } from '@cats/contracts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { notification, user } from './notification-fixtures.ts';
 import { NotificationText } from './notification-text.tsx';
 
@@ -12,7 +12,7 @@ const group = { _id: 'g1', name: 'Tapas Cats' };
 
 afterEach(async () => {
   cleanup();
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
 });
 
 describe('NotificationText', () => {
@@ -103,7 +103,7 @@ describe('NotificationText', () => {
   });
 
   it('speaks Spanish, with the others who liked as a plural', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     expect(sentence({ actorCount: 1 })).toBe('mariposa ha dado «me gusta» a tu foto');
     expect(sentence({ actors: [user('mariposa'), user('luna')], actorCount: 2 })).toBe(
       'mariposa y 1 persona más han dado «me gusta» a tu foto',
