@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { CAT_PROFILE_NAME_MAX, type CatListItem } from '@cats/contracts';
+import { Message } from '../../i18n/message.tsx';
 import { TextField } from '../form-field.tsx';
 import { errorMessage } from '../post/api/errors.ts';
 import { CatThumb } from './cat-thumb.tsx';
@@ -112,7 +113,11 @@ export function CatSearchList({
                       <span className="which-cat__name">{cat.name}</span>
                       <LastSeenText at={cat.lastSeenAt} className="which-cat__seen" />
                     </span>
-                    {linked && <span className="which-cat__tag">Linked</span>}
+                    {linked && (
+                      <span className="which-cat__tag">
+                        <Message id="cats.search.linked" defaultMessage="Linked" />
+                      </span>
+                    )}
                   </button>
                 </li>
               );

@@ -1,38 +1,28 @@
+import { defineMessage, type MessageDescriptor } from '../../i18n/i18n-store.ts';
+import { useLanguage, useTranslate } from '../../i18n/message.tsx';
 import { elapsedSince, type Elapsed } from '../../lib/relative-time.ts';
 import { useMinuteClock } from '../relative-time.tsx';
+import { dateLocale } from './date-locale.ts';
 
-type Sentences = {
-  now: string;
-  minute: (count: number) => string;
-  hour: (count: number) => string;
-  day: (count: number) => string;
-  date: (date: string) => string;
-};
+type Sentences = Record<Elapsed['unit'], MessageDescriptor>;
 
 /** One whole sentence per case (lib/relative-time.ts gives the parts), never pieces glued together. */
 const SENTENCES: Record<'last' | 'one', Sentences> = {
   last: {
-    now: 'Last seen just now.',
-    minute: (count) => `Last seen ${count} min ago.`,
-    hour: (count) => `Last seen ${count} h ago.`,
-    day: (count) => `Last seen ${count} d ago.`,
-    date: (date) => `Last seen on ${date}.`,
+    now: defineMessage({ id: 'cats.seen.last.now', defaultMessage: 'Last seen just now.' }),
+    minute: defineMessage({ id: 'cats.seen.last.minutes', defaultMessage: 'Last seen {count} min ago.' }),
+    hour: defineMessage({ id: 'cats.seen.last.hours', defaultMessage: 'Last seen {count} h ago.' }),
+    day: defineMessage({ id: 'cats.seen.last.days', defaultMessage: 'Last seen {count} d ago.' }),
+    date: defineMessage({ id: 'cats.seen.last.date', defaultMessage: 'Last seen on {date}.' }),
   },
   one: {
-    now: 'Seen just now.',
-    minute: (count) => `Seen ${count} min ago.`,
-    hour: (count) => `Seen ${count} h ago.`,
-    day: (count) => `Seen ${count} d ago.`,
-    date: (date) => `Seen on ${date}.`,
+    now: defineMessage({ id: 'cats.seen.one.now', defaultMessage: 'Seen just now.' }),
+    minute: defineMessage({ id: 'cats.seen.one.minutes', defaultMessage: 'Seen {count} min ago.' }),
+    hour: defineMessage({ id: 'cats.seen.one.hours', defaultMessage: 'Seen {count} h ago.' }),
+    day: defineMessage({ id: 'cats.seen.one.days', defaultMessage: 'Seen {count} d ago.' }),
+    date: defineMessage({ id: 'cats.seen.one.date', defaultMessage: 'Seen on {date}.' }),
   },
 };
-
-const sentence = (texts: Sentences, elapsed: Elapsed): string =>
-  elapsed.unit === 'now'
-    ? texts.now
-    : elapsed.unit === 'date'
-      ? texts.date(elapsed.date)
-      : texts[elapsed.unit](elapsed.count);
 
 interface SeenTextProps {
   at: string | null;
@@ -47,11 +37,23 @@ interface SeenTextProps {
  */
 export function LastSeenText({ at, className, kind = 'last' }: SeenTextProps) {
   const now = useMinuteClock();
-  const parts = at ? elapsedSince(at, now) : null;
-  if (!parts) return <span className={className}>Not seen yet.</span>;
+  const t = useTranslate();
+  const language = useLanguage();
+  const parts = at ? elapsedSince(at, now, { locale: dateLocale(language) }) : null;
+  if (!parts) {
+    return <span className={className}>{t({ id: 'cats.seen.never', defaultMessage: 'Not seen yet.' })}</span>;
+  }
+  const { elapsed } = parts;
   return (
     <time className={className} dateTime={parts.dateTime} title={parts.exact}>
-      {sentence(SENTENCES[kind], parts.elapsed)}
+      {t(
+        SENTENCES[kind][elapsed.unit],
+        elapsed.unit === 'now'
+          ? {}
+          : elapsed.unit === 'date'
+            ? { date: elapsed.date }
+            : { count: elapsed.count },
+      )}
     </time>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { CatListItem, Post } from '@cats/contracts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { buttonClass } from '../button.tsx';
 import { Modal } from '../modal.tsx';
 import { showToast } from '../toast.tsx';
@@ -30,12 +31,21 @@ export default function SuggestCatDialog({ post, onClose, onDemoRefused }: Sugge
   const search = useSearchCats({ q, near: nearPicture(post) });
   const suggest = useSuggestCat(post._id);
   const author = post.user.username;
+  const t = useTranslate();
 
   const choose = (cat: CatListItem) => {
     setFailure(null);
     suggest.mutate(cat._id, {
       onSuccess: () => {
-        showToast({ message: `You suggested that this is ${cat.name}. ${author} will decide.` });
+        showToast({
+          message: t(
+            {
+              id: 'cats.suggest.sent',
+              defaultMessage: 'You suggested that this is {cat}. {author} will decide.',
+            },
+            { cat: cat.name, author },
+          ),
+        });
         onClose();
       },
       onError: (err) => {
@@ -49,34 +59,43 @@ export default function SuggestCatDialog({ post, onClose, onDemoRefused }: Sugge
 
   return (
     <Modal
-      title="Which cat is this?"
+      title={t({ id: 'cats.which.title', defaultMessage: 'Which cat is this?' })}
       className="which-cat"
       onClose={onClose}
       dismissible={!suggest.isPending}
       actions={
         <button type="button" className={buttonClass('ghost')} disabled={suggest.isPending} onClick={onClose}>
-          Cancel
+          <Message id="cats.dialog.cancel" defaultMessage="Cancel" />
         </button>
       }
     >
       <p className="which-cat__current">
         {post.cat ? (
-          <>
-            {author} says this is <strong>{post.cat.name}</strong>. If you know better, pick the cat it shows
-            and {author} will decide.
-          </>
+          <Message
+            id="cats.suggest.current"
+            defaultMessage="{author} says this is <strong>{cat}</strong>. If you know better, pick the cat it shows and {author} will decide."
+            values={{ author, cat: post.cat.name, strong: (chunks) => <strong>{chunks}</strong> }}
+          />
         ) : (
-          <>Pick the cat you think this is. {author} will decide whether to link the picture to it.</>
+          <Message
+            id="cats.suggest.none"
+            defaultMessage="Pick the cat you think this is. {author} will decide whether to link the picture to it."
+            values={{ author }}
+          />
         )}
       </p>
       <CatSearchList
-        label="Search cats by name"
+        label={t({ id: 'cats.search.label', defaultMessage: 'Search cats by name' })}
         onSearch={setQ}
         search={search}
         cats={search.data?.cats ?? []}
-        loadingText="Looking for cats..."
-        emptyText={q ? 'No cat has that name.' : 'There are no cats yet.'}
-        listLabel="Cats"
+        loadingText={t({ id: 'cats.search.loading', defaultMessage: 'Looking for cats...' })}
+        emptyText={
+          q
+            ? t({ id: 'cats.suggest.noMatch', defaultMessage: 'No cat has that name.' })
+            : t({ id: 'cats.search.noCats', defaultMessage: 'There are no cats yet.' })
+        }
+        listLabel={t({ id: 'cats.search.list', defaultMessage: 'Cats' })}
         onChoose={choose}
         disabled={suggest.isPending}
         linkedCatId={post.cat?._id ?? null}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CAT_PROFILE_NAME_MAX, catNameProblem, type CatListItem, type Post } from '@cats/contracts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { Button, buttonClass } from '../button.tsx';
 import { TextField } from '../form-field.tsx';
 import { Modal } from '../modal.tsx';
@@ -9,6 +10,7 @@ import { errorMessage, isDemoRefusal } from '../post/api/errors.ts';
 import { useCreateCat } from './api/create-cat.ts';
 import { useLinkPostCat } from './api/link-post-cat.ts';
 import { nearPicture, useSearchCats } from './api/search-cats.ts';
+import { catFieldProblem } from './cat-field-messages.ts';
 import { CatSearchList } from './cat-search-list.tsx';
 import './cats.css';
 
@@ -33,6 +35,7 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
   const link = useLinkPostCat(post._id);
   const create = useCreateCat();
   const pending = link.isPending || create.isPending;
+  const t = useTranslate();
 
   const refused = (err: unknown) => {
     if (isDemoRefusal(err)) {
@@ -46,7 +49,12 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
     link.mutate(cat?._id ?? null, {
       onSuccess: () => {
         showToast({
-          message: cat ? `This picture now shows ${cat.name}.` : 'This picture is no longer linked to a cat.',
+          message: cat
+            ? t(
+                { id: 'cats.which.linked', defaultMessage: 'This picture now shows {cat}.' },
+                { cat: cat.name },
+              )
+            : t({ id: 'cats.which.unlinked', defaultMessage: 'This picture is no longer linked to a cat.' }),
         });
         onClose();
       },
@@ -59,7 +67,7 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
     if (pending) return;
     setFailure(null);
     // The contracts' rule (zod-free, so no schema library reaches the browser); the server holds it too.
-    const problem = catNameProblem(newName);
+    const problem = catFieldProblem(catNameProblem(newName));
     if (problem) {
       setNameError(problem);
       return;
@@ -69,7 +77,15 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
       { name: newName.trim(), postId: post._id },
       {
         onSuccess: ({ cat }) => {
-          showToast({ message: `${cat.name} has a page now, with this picture as the first sighting.` });
+          showToast({
+            message: t(
+              {
+                id: 'cats.which.created',
+                defaultMessage: '{cat} has a page now, with this picture as the first sighting.',
+              },
+              { cat: cat.name },
+            ),
+          });
           onClose();
         },
         onError: refused,
@@ -79,7 +95,7 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
 
   return (
     <Modal
-      title="Which cat is this?"
+      title={t({ id: 'cats.which.title', defaultMessage: 'Which cat is this?' })}
       className="which-cat"
       onClose={onClose}
       dismissible={!pending}
@@ -87,41 +103,54 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
         <>
           {post.cat && (
             <Button variant="secondary" disabled={pending} onClick={() => choose(null)}>
-              Not this cat
+              <Message id="cats.which.notThis" defaultMessage="Not this cat" />
             </Button>
           )}
           <button type="button" className={buttonClass('ghost')} disabled={pending} onClick={onClose}>
-            Cancel
+            <Message id="cats.dialog.cancel" defaultMessage="Cancel" />
           </button>
         </>
       }
     >
       <p className="which-cat__current">
         {post.cat ? (
-          <>
-            This picture is linked to{' '}
-            <Link to={`/cats/${encodeURIComponent(post.cat._id)}`}>{post.cat.name}</Link>.
-          </>
+          <Message
+            id="cats.which.current"
+            defaultMessage="This picture is linked to <link>{cat}</link>."
+            values={{
+              cat: post.cat.name,
+              link: (chunks) => <Link to={`/cats/${encodeURIComponent(post.cat?._id ?? '')}`}>{chunks}</Link>,
+            }}
+          />
         ) : (
-          'This picture is not linked to a cat yet.'
+          <Message id="cats.which.none" defaultMessage="This picture is not linked to a cat yet." />
         )}
       </p>
       <CatSearchList
-        label="Search cats by name"
+        label={t({ id: 'cats.search.label', defaultMessage: 'Search cats by name' })}
         onSearch={setQ}
         search={search}
         cats={search.data?.cats ?? []}
-        loadingText="Looking for cats..."
-        emptyText={q ? 'No cat has that name yet. You can make a new cat below.' : 'There are no cats yet.'}
-        listLabel="Cats"
+        loadingText={t({ id: 'cats.search.loading', defaultMessage: 'Looking for cats...' })}
+        emptyText={
+          q
+            ? t({
+                id: 'cats.which.noMatch',
+                defaultMessage: 'No cat has that name yet. You can make a new cat below.',
+              })
+            : t({ id: 'cats.search.noCats', defaultMessage: 'There are no cats yet.' })
+        }
+        listLabel={t({ id: 'cats.search.list', defaultMessage: 'Cats' })}
         onChoose={choose}
         disabled={pending}
         linkedCatId={post.cat?._id ?? null}
       />
       <form className="which-cat__new" onSubmit={createNew} noValidate>
-        <h3 className="which-cat__new-title">A cat not listed here?</h3>
+        <h3 className="which-cat__new-title">
+          <Message id="cats.which.newTitle" defaultMessage="A cat not listed here?" />
+        </h3>
         <TextField
-          label="New cat's name"
+          label={t({ id: 'cats.which.newName', defaultMessage: "New cat's name" })}
           name="name"
           autoComplete="off"
           maxLength={CAT_PROFILE_NAME_MAX}
@@ -130,7 +159,11 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
           onChange={(e) => setNewName(e.target.value)}
         />
         <Button type="submit" variant="accent" disabled={pending}>
-          {create.isPending ? 'Creating...' : 'Create this cat'}
+          {create.isPending ? (
+            <Message id="cats.which.creating" defaultMessage="Creating..." />
+          ) : (
+            <Message id="cats.which.create" defaultMessage="Create this cat" />
+          )}
         </Button>
       </form>
       {failure && (

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { MissingAlert, MissingNearResponse } from '@cats/contracts';
+import { startLanguage } from '../../i18n/i18n-store.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { MissingBanner } from './missing-banner.tsx';
 
@@ -34,7 +35,8 @@ function setup(answer: MissingNearResponse) {
   return { fetchMock };
 }
 
-afterEach(() => {
+afterEach(async () => {
+  await act(() => startLanguage('en'));
   cleanup();
   vi.unstubAllGlobals();
 });
@@ -72,5 +74,19 @@ describe('MissingBanner', () => {
     await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
     expect(screen.queryByRole('region')).toBeNull();
     expect(screen.queryByRole('link')).toBeNull();
+  });
+
+  it('speaks Spanish: the cat, when it was last seen, where, and how many more', async () => {
+    await act(() => startLanguage('es'));
+    setup({
+      alerts: [alert('c1', 'Luna'), alert('c2', 'Milo'), alert('c3', 'Tom')],
+      total: 4,
+      area: 'home',
+    });
+    const luna = await screen.findByRole('link', { name: /Perdido: Luna\./ });
+    expect(luna.textContent).toMatch(/Visto por última vez hace [12] h\./);
+    expect(screen.getAllByText('A menos de 2 km de tu zona.')).toHaveLength(3);
+    screen.getByText('Hay un gato más perdido cerca de ti: míralo en Explorar.');
+    screen.getByRole('heading', { name: 'Gatos perdidos cerca de ti' });
   });
 });

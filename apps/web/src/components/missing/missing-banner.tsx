@@ -1,15 +1,23 @@
 import { Link } from 'react-router';
 import { MISSING_BANNER_SHOWN, type MissingAlert, type MissingNearResponse } from '@cats/contracts';
+import { defineMessage, type MessageDescriptor } from '../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { CatThumb } from '../cats/cat-thumb.tsx';
 import { LastSeenText } from '../cats/last-seen-text.tsx';
 import { useMissingNear } from './api/get-missing-near.ts';
 import './missing.css';
 
 /** Where the viewer's area comes from, as a whole sentence each. */
-const AREA_SENTENCES: Record<NonNullable<MissingNearResponse['area']>, string> = {
-  home: 'Less than 2 km from your home area.',
-  posts: 'Less than 2 km from where you last posted a picture.',
-  near: 'Less than 2 km from here.',
+const AREA_SENTENCES: Record<NonNullable<MissingNearResponse['area']>, MessageDescriptor> = {
+  home: defineMessage({
+    id: 'missing.banner.area.home',
+    defaultMessage: 'Less than 2 km from your home area.',
+  }),
+  posts: defineMessage({
+    id: 'missing.banner.area.posts',
+    defaultMessage: 'Less than 2 km from where you last posted a picture.',
+  }),
+  near: defineMessage({ id: 'missing.banner.area.near', defaultMessage: 'Less than 2 km from here.' }),
 };
 
 /**
@@ -18,6 +26,7 @@ const AREA_SENTENCES: Record<NonNullable<MissingNearResponse['area']>, string> =
  */
 export function MissingBanner() {
   const query = useMissingNear(MISSING_BANNER_SHOWN);
+  const t = useTranslate();
   const alerts = query.data?.alerts ?? [];
   if (alerts.length === 0) return null;
   const area = query.data?.area ?? 'home';
@@ -26,20 +35,22 @@ export function MissingBanner() {
   return (
     <section className="missing-banner" aria-labelledby="missing-banner-title">
       <h2 id="missing-banner-title" className="visually-hidden">
-        Missing cats near you
+        <Message id="missing.banner.title" defaultMessage="Missing cats near you" />
       </h2>
       <ul className="missing-banner__list">
         {shown.map((alert) => (
           <li key={alert._id}>
-            <MissingBannerItem alert={alert} areaSentence={AREA_SENTENCES[area]} />
+            <MissingBannerItem alert={alert} areaSentence={t(AREA_SENTENCES[area])} />
           </li>
         ))}
       </ul>
       {more > 0 && (
         <p className="missing-banner__more">
-          {more === 1
-            ? 'One more cat is missing near you: see it on Explore.'
-            : `${more} more cats are missing near you: see them on Explore.`}
+          <Message
+            id="missing.banner.more"
+            defaultMessage="{more, plural, one {One more cat is missing near you: see it on Explore.} other {# more cats are missing near you: see them on Explore.}}"
+            values={{ more }}
+          />
         </p>
       )}
     </section>
@@ -51,9 +62,16 @@ function MissingBannerItem({ alert, areaSentence }: { alert: MissingAlert; areaS
     <Link className="missing-banner__item" to={`/cats/${encodeURIComponent(alert.cat._id)}`}>
       <CatThumb cover={alert.cat.cover} size={64} />
       <span className="missing-banner__text">
-        <strong className="missing-banner__title">{`Missing: ${alert.cat.name}.`}</strong>{' '}
-        <LastSeenText className="missing-banner__when" at={alert.lastSeenAt} />{' '}
-        <span className="missing-banner__where">{areaSentence}</span>
+        <Message
+          id="missing.banner.cat"
+          defaultMessage="<title>Missing: {cat}.</title> {seen} {where}"
+          values={{
+            cat: alert.cat.name,
+            title: (chunks) => <strong className="missing-banner__title">{chunks}</strong>,
+            seen: <LastSeenText className="missing-banner__when" at={alert.lastSeenAt} />,
+            where: <span className="missing-banner__where">{areaSentence}</span>,
+          }}
+        />
       </span>
     </Link>
   );

@@ -1,13 +1,16 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Cat, CatMerge } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
+import { dateLocale } from '../../../components/cats/date-locale.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { showToast } from '../../../components/toast.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
+import { defineMessage } from '../../../i18n/i18n-store.ts';
+import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 import { useCatHistory, useUndoMerge } from '../api/cat-merges.ts';
 
-const SOMEONE = 'Someone';
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long' });
+const SOMEONE = defineMessage({ id: 'cats.history.someone', defaultMessage: 'Someone' });
 
 interface CatHistoryProps {
   cat: Cat;
@@ -23,33 +26,58 @@ export function CatHistory({ cat, onDemoRefused }: CatHistoryProps) {
   const history = useCatHistory(cat._id);
   const undo = useUndoMerge(cat._id);
   const merges = history.data ?? [];
+  const t = useTranslate();
+  const language = useLanguage();
   if (merges.length === 0) return null;
+  const dayFormat = new Intl.DateTimeFormat(dateLocale(language), { day: 'numeric', month: 'long' });
 
   const undoMerge = (merge: CatMerge) =>
     undo.mutate(merge._id, {
-      onSuccess: () => showToast({ message: `${merge.duplicate.name} has a page of its own again.` }),
+      onSuccess: () =>
+        showToast({
+          message: t(
+            { id: 'cats.history.undone.toast', defaultMessage: '{cat} has a page of its own again.' },
+            { cat: merge.duplicate.name },
+          ),
+        }),
       onError: (err) => {
         if (isDemoRefusal(err)) onDemoRefused();
-        else showToast({ message: `Could not undo the merge: ${errorMessage(err)}` });
+        else
+          showToast({
+            message: t(
+              { id: 'cats.history.undoFailed', defaultMessage: 'Could not undo the merge: {reason}' },
+              { reason: errorMessage(err) },
+            ),
+          });
       },
     });
 
   return (
     <section className="cat-history" aria-labelledby="cat-history-title">
       <h2 id="cat-history-title" className="cat-page__section-title">
-        History
+        <Message id="cats.history.title" defaultMessage="History" />
       </h2>
       <ul className="cat-history__list">
         {merges.map((merge) => (
           <li key={merge._id} className="cat-history__item">
             <p className="cat-history__text">
-              <MergeSentence merge={merge} />{' '}
-              <RelativeTime value={merge.mergedAt} className="cat-history__time" />
+              <MergeSentence
+                merge={merge}
+                someone={t(SOMEONE)}
+                time={<RelativeTime value={merge.mergedAt} className="cat-history__time" />}
+              />
             </p>
             {merge.undoneAt && (
               <p className="cat-history__text">
-                <strong>{merge.undoneBy?.username ?? SOMEONE}</strong> undid this merge.{' '}
-                <RelativeTime value={merge.undoneAt} className="cat-history__time" />
+                <Message
+                  id="cats.history.undoneBy"
+                  defaultMessage="<strong>{who}</strong> undid this merge. {time}"
+                  values={{
+                    who: merge.undoneBy?.username ?? t(SOMEONE),
+                    time: <RelativeTime value={merge.undoneAt} className="cat-history__time" />,
+                    strong: (chunks) => <strong>{chunks}</strong>,
+                  }}
+                />
               </p>
             )}
             {merge.canUndo && (
@@ -60,10 +88,14 @@ export function CatHistory({ cat, onDemoRefused }: CatHistoryProps) {
                   disabled={undo.isPending}
                   onClick={() => undoMerge(merge)}
                 >
-                  Undo
+                  <Message id="cats.history.undo" defaultMessage="Undo" />
                 </Button>
                 <span className="cat-history__until">
-                  You can undo this until {dayFormat.format(new Date(merge.undoUntil))}.
+                  <Message
+                    id="cats.history.undoUntil"
+                    defaultMessage="You can undo this until {date}."
+                    values={{ date: dayFormat.format(new Date(merge.undoUntil)) }}
+                  />
                 </span>
               </div>
             )}
@@ -78,12 +110,20 @@ export function CatHistory({ cat, onDemoRefused }: CatHistoryProps) {
           disabled={history.isFetchingNextPage}
           onClick={() => void history.fetchNextPage()}
         >
-          {history.isFetchingNextPage ? 'Loading...' : 'Show more'}
+          {history.isFetchingNextPage ? (
+            <Message id="cats.history.loading" defaultMessage="Loading..." />
+          ) : (
+            <Message id="cats.history.more" defaultMessage="Show more" />
+          )}
         </Button>
       )}
       {history.isFetchNextPageError && (
         <p className="notice notice--error" role="alert">
-          Could not load more of the history: {errorMessage(history.error)}
+          <Message
+            id="cats.history.moreFailed"
+            defaultMessage="Could not load more of the history: {reason}"
+            values={{ reason: errorMessage(history.error) }}
+          />
         </p>
       )}
     </section>
@@ -91,15 +131,22 @@ export function CatHistory({ cat, onDemoRefused }: CatHistoryProps) {
 }
 
 /** '{who} merged {duplicate} into {cat}.', each name a part of the one sentence, the cats linked. */
-function MergeSentence({ merge }: { merge: CatMerge }) {
-  const who = <strong>{merge.mergedBy?.username ?? SOMEONE}</strong>;
-  const duplicate = (
-    <Link to={`/cats/${encodeURIComponent(merge.duplicate._id)}`}>{merge.duplicate.name}</Link>
-  );
-  const into = <Link to={`/cats/${encodeURIComponent(merge.cat._id)}`}>{merge.cat.name}</Link>;
+function MergeSentence({ merge, someone, time }: { merge: CatMerge; someone: string; time: ReactNode }) {
   return (
-    <>
-      {who} merged {duplicate} into {into}.
-    </>
+    <Message
+      id="cats.history.merged"
+      defaultMessage="<strong>{who}</strong> merged <duplicateLink>{duplicate}</duplicateLink> into <catLink>{cat}</catLink>. {time}"
+      values={{
+        who: merge.mergedBy?.username ?? someone,
+        duplicate: merge.duplicate.name,
+        cat: merge.cat.name,
+        time,
+        strong: (chunks) => <strong>{chunks}</strong>,
+        duplicateLink: (chunks) => (
+          <Link to={`/cats/${encodeURIComponent(merge.duplicate._id)}`}>{chunks}</Link>
+        ),
+        catLink: (chunks) => <Link to={`/cats/${encodeURIComponent(merge.cat._id)}`}>{chunks}</Link>,
+      }}
+    />
   );
 }

@@ -14,6 +14,7 @@ import {
   type YesNoUnknown,
 } from '@cats/contracts';
 import { Button, buttonClass } from '../../../components/button.tsx';
+import { catFieldProblem } from '../../../components/cats/cat-field-messages.ts';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -21,6 +22,8 @@ import { PostImage } from '../../../components/post/post-image.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { imageAlt } from '../../../components/post/post-alt.ts';
+import type { MessageDescriptor } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useCatSightings } from '../api/get-cat-sightings.ts';
 import { useUpdateCat } from '../api/update-cat.ts';
 import { COAT_COLOUR_LABELS, LIVING_LABELS, YES_NO_UNKNOWN_LABELS } from './cat-labels.ts';
@@ -55,6 +58,7 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
   const sightings = useCatSightings(cat._id);
   const covers = flattenPages(sightings.data);
   const formId = `edit-cat-${cat._id}`;
+  const t = useTranslate();
 
   const toggleColour = (colour: CoatColour, on: boolean) =>
     // Kept in the fixed list's order, whatever order they were ticked in.
@@ -74,9 +78,9 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
     };
     // The contracts' rules, zod-free (no schema library reaches the browser); the server holds them too.
     const found: FieldErrors = {};
-    const nameProblem = changes.name !== undefined ? catNameProblem(changes.name) : null;
+    const nameProblem = changes.name !== undefined ? catFieldProblem(catNameProblem(changes.name)) : null;
     const descriptionProblem =
-      changes.description !== undefined ? catDescriptionProblem(changes.description) : null;
+      changes.description !== undefined ? catFieldProblem(catDescriptionProblem(changes.description)) : null;
     if (nameProblem) found.name = nameProblem;
     if (descriptionProblem) found.description = descriptionProblem;
     if (nameProblem || descriptionProblem) {
@@ -101,7 +105,7 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
 
   return (
     <Modal
-      title={`Edit ${cat.name}`}
+      title={t({ id: 'cats.edit.title', defaultMessage: 'Edit {cat}' }, { cat: cat.name })}
       className="edit-cat"
       onClose={onClose}
       dismissible={!update.isPending}
@@ -113,17 +117,21 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
             disabled={update.isPending}
             onClick={onClose}
           >
-            Cancel
+            <Message id="cats.dialog.cancel" defaultMessage="Cancel" />
           </button>
           <Button type="submit" form={formId} disabled={update.isPending}>
-            {update.isPending ? 'Saving...' : 'Save'}
+            {update.isPending ? (
+              <Message id="cats.edit.saving" defaultMessage="Saving..." />
+            ) : (
+              <Message id="cats.edit.save" defaultMessage="Save" />
+            )}
           </Button>
         </>
       }
     >
       <form id={formId} className="edit-cat__form" onSubmit={submit} noValidate>
         <TextField
-          label="Name"
+          label={t({ id: 'cats.edit.name', defaultMessage: 'Name' })}
           name="name"
           autoComplete="off"
           maxLength={CAT_PROFILE_NAME_MAX}
@@ -132,17 +140,23 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
           onChange={(e) => setName(e.target.value)}
         />
         <CountedTextarea
-          label="Description"
+          label={t({ id: 'cats.edit.description', defaultMessage: 'Description' })}
           name="description"
           rows={4}
           max={CAT_DESCRIPTION_MAX}
-          help="What helps neighbours recognise this cat: markings, habits, where it likes to sit."
+          help={t({
+            id: 'cats.edit.descriptionHelp',
+            defaultMessage:
+              'What helps neighbours recognise this cat: markings, habits, where it likes to sit.',
+          })}
           value={description}
           error={errors.description}
           onChange={(e) => setDescription(e.target.value)}
         />
         <fieldset className="edit-cat__group">
-          <legend>Coat colours and pattern</legend>
+          <legend>
+            <Message id="cats.facts.coatList" defaultMessage="Coat colours and pattern" />
+          </legend>
           <div className="cat-chips cat-chips--choice">
             {COAT_COLOURS.map((colour) => (
               <label key={colour} className="cat-chip cat-chip--choice">
@@ -153,28 +167,28 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
                   checked={coatColours.includes(colour)}
                   onChange={(e) => toggleColour(colour, e.target.checked)}
                 />
-                <span>{COAT_COLOUR_LABELS[colour]}</span>
+                <span>{t(COAT_COLOUR_LABELS[colour])}</span>
               </label>
             ))}
           </div>
         </fieldset>
         <div className="edit-cat__selects">
           <Select
-            label="Ear-tipped"
+            label={t({ id: 'cats.facts.earTipped', defaultMessage: 'Ear-tipped' })}
             value={earTipped}
             options={YES_NO_UNKNOWN}
             labels={YES_NO_UNKNOWN_LABELS}
             onChange={setEarTipped}
           />
           <Select
-            label="Neutered"
+            label={t({ id: 'cats.facts.neutered', defaultMessage: 'Neutered' })}
             value={neutered}
             options={YES_NO_UNKNOWN}
             labels={YES_NO_UNKNOWN_LABELS}
             onChange={setNeutered}
           />
           <Select
-            label="Home"
+            label={t({ id: 'cats.facts.home', defaultMessage: 'Home' })}
             value={living}
             options={CAT_LIVING}
             labels={LIVING_LABELS}
@@ -182,11 +196,20 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
           />
         </div>
         <fieldset className="edit-cat__group">
-          <legend>Cover photo</legend>
+          <legend>
+            <Message id="cats.edit.cover" defaultMessage="Cover photo" />
+          </legend>
           {sightings.isPending ? (
-            <p className="muted">Loading sightings...</p>
+            <p className="muted">
+              <Message id="cats.edit.loadingSightings" defaultMessage="Loading sightings..." />
+            </p>
           ) : covers.length === 0 ? (
-            <p className="muted">This cat has no sightings to choose a cover from yet.</p>
+            <p className="muted">
+              <Message
+                id="cats.edit.noCovers"
+                defaultMessage="This cat has no sightings to choose a cover from yet."
+              />
+            </p>
           ) : (
             <div className="edit-cat__covers">
               {covers.map((post) => (
@@ -224,19 +247,20 @@ interface SelectProps<T extends string> {
   label: string;
   value: T;
   options: readonly T[];
-  labels: Record<T, string>;
+  labels: Record<T, MessageDescriptor>;
   onChange: (value: T) => void;
 }
 
 /** A labelled select in the form fields' look. */
 function Select<T extends string>({ label, value, options, labels, onChange }: SelectProps<T>) {
+  const t = useTranslate();
   return (
     <label className="field">
       <span className="field__label">{label}</span>
       <select className="field__input" value={value} onChange={(e) => onChange(e.target.value as T)}>
         {options.map((option) => (
           <option key={option} value={option}>
-            {labels[option]}
+            {t(labels[option])}
           </option>
         ))}
       </select>

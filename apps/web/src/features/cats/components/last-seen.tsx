@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Cat } from '@cats/contracts';
 import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
+import { Message } from '../../../i18n/message.tsx';
 
 /**
  * 'Last seen 3 h ago.', where (only as precisely as that sighting's post shows it to this viewer; the
@@ -16,20 +17,22 @@ export function LastSeen({ cat }: { cat: Cat }) {
       </p>
       {seen && (
         <p className="cat-last-seen__where">
-          {seen.locationPrecision === 'exact'
-            ? 'The spot is marked in orange on the map.'
-            : seen.locationPrecision === 'approximate'
-              ? 'The area is marked in orange on the map, to about 500 m.'
-              : 'Where is not shown.'}{' '}
-          <Link to={`/posts/${encodeURIComponent(seen.postId)}`}>See that sighting</Link>
+          <Message
+            id="cats.lastSeen.where"
+            defaultMessage="{precision, select, exact {The spot is marked in orange on the map.} approximate {The area is marked in orange on the map, to about 500 m.} other {Where is not shown.}} <link>See that sighting</link>"
+            values={{
+              precision: seen.locationPrecision ?? 'hidden',
+              link: (chunks) => <Link to={`/posts/${encodeURIComponent(seen.postId)}`}>{chunks}</Link>,
+            }}
+          />
         </p>
       )}
       <p className="cat-last-seen__week">
-        {week === 0
-          ? 'Not seen this week.'
-          : week === 1
-            ? 'Seen once this week.'
-            : `Seen ${week} times this week.`}
+        <Message
+          id="cats.lastSeen.week"
+          defaultMessage="{week, plural, =0 {Not seen this week.} one {Seen once this week.} other {Seen # times this week.}}"
+          values={{ week }}
+        />
       </p>
     </div>
   );

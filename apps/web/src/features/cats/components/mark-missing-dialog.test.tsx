@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import {
@@ -12,6 +12,7 @@ import { testCat } from '../../../components/cats/test-cat.ts';
 import { stubGeolocation } from '../../../components/location-picker/test-geolocation.ts';
 import { missingKeys } from '../../../components/missing/api/query-keys.ts';
 import { clearToasts } from '../../../components/toast.tsx';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { MarkMissingDialog } from './mark-missing-dialog.tsx';
 import { fromLocalInput, sightingFormProblems, toLocalInput } from './missing-form.ts';
@@ -115,6 +116,20 @@ describe('the missing forms’ checks, without zod', () => {
 });
 
 describe('MarkMissingDialog', () => {
+  it('speaks Spanish: title, contact choices and the problem at the field', async () => {
+    await act(() => startLanguage('es'));
+    try {
+      const { posts } = setup('mark', () => Response.json({}));
+      screen.getByRole('dialog', { name: 'Marcar a Luna como perdido' });
+      screen.getByText('Avísame con «He visto este gato» en la app.');
+      fireEvent.click(screen.getByRole('button', { name: 'Marcar como perdido' }));
+      expect(await screen.findByText('Elige el lugar en el mapa')).toBeTruthy();
+      expect(posts()).toHaveLength(0);
+    } finally {
+      await act(() => startLanguage('en'));
+    }
+  });
+
   it('sends nothing without a place, and says so at the field', async () => {
     const { posts } = setup('mark', () => Response.json({}));
     fireEvent.click(screen.getByRole('button', { name: 'Mark as missing' }));

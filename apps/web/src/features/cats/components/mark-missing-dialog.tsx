@@ -12,6 +12,7 @@ import type { ChosenLocation } from '../../../components/location-picker/locatio
 import { Modal } from '../../../components/modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { showToast } from '../../../components/toast.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useMarkMissing } from '../api/missing-alert.ts';
 import { CONTACT_CHOICES } from './missing-labels.ts';
 import { fromLocalInput, sightingFormProblems, toLocalInput, type FormProblems } from './missing-form.ts';
@@ -40,6 +41,7 @@ export function MarkMissingDialog({ cat, onClose, onDemoRefused }: Props) {
     setProblems((current) => (current[field] ? { ...current, [field]: undefined } : current));
   const mark = useMarkMissing(cat._id);
   const formId = `mark-missing-${cat._id}`;
+  const t = useTranslate();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -72,7 +74,7 @@ export function MarkMissingDialog({ cat, onClose, onDemoRefused }: Props) {
 
   return (
     <Modal
-      title={`Mark ${cat.name} as missing`}
+      title={t({ id: 'missing.mark.title', defaultMessage: 'Mark {cat} as missing' }, { cat: cat.name })}
       className="missing-dialog"
       onClose={onClose}
       dismissible={!mark.isPending}
@@ -84,44 +86,67 @@ export function MarkMissingDialog({ cat, onClose, onDemoRefused }: Props) {
             disabled={mark.isPending}
             onClick={onClose}
           >
-            Cancel
+            <Message id="cats.dialog.cancel" defaultMessage="Cancel" />
           </button>
           <Button type="submit" form={formId} variant="danger" disabled={mark.isPending}>
-            {mark.isPending ? 'Saving...' : 'Mark as missing'}
+            {mark.isPending ? (
+              <Message id="missing.mark.saving" defaultMessage="Saving..." />
+            ) : (
+              <Message id="missing.mark.submit" defaultMessage="Mark as missing" />
+            )}
           </Button>
         </>
       }
     >
       <form id={formId} className="missing-dialog__form" onSubmit={submit} noValidate>
         <p className="missing-dialog__notice">
-          Everyone within 2 km sees the alert with the place to about 500 m. Only the caretakers see the exact
-          place. The alert ends after 30 days unless you renew it.
+          <Message
+            id="missing.mark.notice"
+            defaultMessage="Everyone within 2 km sees the alert with the place to about 500 m. Only the caretakers see the exact place. The alert ends after 30 days unless you renew it."
+          />
         </p>
         <WhenAndWhereFields
-          whenLabel={`When was ${cat.name} last seen?`}
+          whenLabel={t(
+            { id: 'missing.mark.when', defaultMessage: 'When was {cat} last seen?' },
+            { cat: cat.name },
+          )}
           when={when}
           onWhenChange={(next) => {
             setWhen(next);
             changed('when');
           }}
           whenError={problems.when}
-          whereLabel={`Where was ${cat.name} last seen?`}
+          whereLabel={t(
+            { id: 'missing.mark.where', defaultMessage: 'Where was {cat} last seen?' },
+            { cat: cat.name },
+          )}
           place={place}
           onPlaceChange={(next) => {
             setPlace(next);
             changed('place');
           }}
           placeError={problems.place}
-          mapHelp="Drag the pin or tap the map where the cat was last seen. With a keyboard, focus the map and move the pin with the arrow keys."
-          mapLabel="Map for choosing where the cat was last seen"
+          mapHelp={t({
+            id: 'missing.mark.mapHelp',
+            defaultMessage:
+              'Drag the pin or tap the map where the cat was last seen. With a keyboard, focus the map and move the pin with the arrow keys.',
+          })}
+          mapLabel={t({
+            id: 'missing.mark.mapLabel',
+            defaultMessage: 'Map for choosing where the cat was last seen',
+          })}
           disabled={mark.isPending}
         />
         <CountedTextarea
-          label="Note for your neighbours"
+          label={t({ id: 'missing.mark.note', defaultMessage: 'Note for your neighbours' })}
           name="note"
           rows={3}
           max={MISSING_NOTE_MAX}
-          help="What helps people recognise the cat: markings, a collar, whether it is shy. Do not write your address."
+          help={t({
+            id: 'missing.mark.noteHelp',
+            defaultMessage:
+              'What helps people recognise the cat: markings, a collar, whether it is shy. Do not write your address.',
+          })}
           value={note}
           error={problems.note}
           onChange={(e) => {
@@ -130,7 +155,9 @@ export function MarkMissingDialog({ cat, onClose, onDemoRefused }: Props) {
           }}
         />
         <fieldset className="missing-dialog__group">
-          <legend>How should people reach you?</legend>
+          <legend>
+            <Message id="missing.mark.contact" defaultMessage="How should people reach you?" />
+          </legend>
           {MISSING_CONTACT_PREFERENCES.map((choice) => (
             <label key={choice} className="missing-dialog__choice">
               <input
@@ -143,7 +170,7 @@ export function MarkMissingDialog({ cat, onClose, onDemoRefused }: Props) {
                   changed('contact');
                 }}
               />
-              <span>{CONTACT_CHOICES[choice]}</span>
+              <span>{t(CONTACT_CHOICES[choice])}</span>
             </label>
           ))}
           {problems.contact && (

@@ -5,6 +5,7 @@ import { CatSearchList } from '../../../components/cats/cat-search-list.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { showToast } from '../../../components/toast.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useCaredForCats, useMergeCats } from '../api/cat-merges.ts';
 import { useCat } from '../api/get-cat.ts';
 // The list's look is the cat pickers' (which-cat__*): one style for choosing a cat.
@@ -27,6 +28,7 @@ export function MergeCatDialog({ cat, onClose, onDemoRefused }: MergeCatDialogPr
   const [duplicate, setDuplicate] = useState<CatListItem | null>(null);
   const merge = useMergeCats(cat._id);
   const [failure, setFailure] = useState<string | null>(null);
+  const t = useTranslate();
 
   const confirm = () => {
     if (!duplicate) return;
@@ -34,7 +36,13 @@ export function MergeCatDialog({ cat, onClose, onDemoRefused }: MergeCatDialogPr
     merge.mutate(duplicate._id, {
       onSuccess: () => {
         showToast({
-          message: `${duplicate.name} is now part of ${cat.name}. You can undo this from the history.`,
+          message: t(
+            {
+              id: 'cats.merge.done',
+              defaultMessage: '{duplicate} is now part of {cat}. You can undo this from the history.',
+            },
+            { duplicate: duplicate.name, cat: cat.name },
+          ),
         });
         onClose();
       },
@@ -76,29 +84,43 @@ function PickDuplicate({
   const [q, setQ] = useState('');
   const search = useCaredForCats(q);
   const others = (search.data ?? []).filter((c) => c._id !== cat._id);
+  const t = useTranslate();
 
   return (
     <Modal
-      title={`Merge a duplicate into ${cat.name}`}
+      title={t(
+        { id: 'cats.merge.pickTitle', defaultMessage: 'Merge a duplicate into {cat}' },
+        { cat: cat.name },
+      )}
       className="which-cat"
       onClose={onClose}
       actions={
         <button type="button" className={buttonClass('ghost')} onClick={onClose}>
-          Cancel
+          <Message id="cats.dialog.cancel" defaultMessage="Cancel" />
         </button>
       }
     >
       <p className="which-cat__current">
-        Pick the other profile of this same cat. Only the cats you care for are listed.
+        <Message
+          id="cats.merge.pickIntro"
+          defaultMessage="Pick the other profile of this same cat. Only the cats you care for are listed."
+        />
       </p>
       <CatSearchList
-        label="Search your cats by name"
+        label={t({ id: 'cats.merge.searchLabel', defaultMessage: 'Search your cats by name' })}
         onSearch={setQ}
         search={search}
         cats={others}
-        loadingText="Looking for your cats..."
-        emptyText={q ? 'None of the other cats you care for has that name.' : 'You care for no other cat.'}
-        listLabel="Your cats"
+        loadingText={t({ id: 'cats.merge.loading', defaultMessage: 'Looking for your cats...' })}
+        emptyText={
+          q
+            ? t({
+                id: 'cats.merge.noMatch',
+                defaultMessage: 'None of the other cats you care for has that name.',
+              })
+            : t({ id: 'cats.merge.noOthers', defaultMessage: 'You care for no other cat.' })
+        }
+        listLabel={t({ id: 'cats.merge.list', defaultMessage: 'Your cats' })}
         onChoose={onPick}
       />
     </Modal>
@@ -122,10 +144,14 @@ function ConfirmMerge({ cat, duplicate, pending, failure, onBack, onConfirm, onC
   const profile = useCat(duplicate._id);
   const takesHome = !cat.home && profile.data?.living === 'household' && Boolean(profile.data.home);
   const dup = duplicate.name;
+  const t = useTranslate();
   return (
     <Modal
       role="alertdialog"
-      title={`Merge ${dup} into ${cat.name}?`}
+      title={t(
+        { id: 'cats.merge.confirmTitle', defaultMessage: 'Merge {dup} into {cat}?' },
+        { dup, cat: cat.name },
+      )}
       className="which-cat"
       onClose={onClose}
       dismissible={!pending}
@@ -139,27 +165,49 @@ function ConfirmMerge({ cat, duplicate, pending, failure, onBack, onConfirm, onC
             disabled={pending}
             onClick={onBack}
           >
-            Back
+            <Message id="cats.merge.back" defaultMessage="Back" />
           </button>
           <Button variant="danger" disabled={pending} onClick={onConfirm}>
-            {pending ? 'Merging...' : 'Merge'}
+            {pending ? (
+              <Message id="cats.merge.merging" defaultMessage="Merging..." />
+            ) : (
+              <Message id="cats.merge.merge" defaultMessage="Merge" />
+            )}
           </Button>
         </>
       }
     >
       <ul className="merge-cat__effects">
         <li>
-          {dup}’s sightings, followers and caretakers move to {cat.name}.
+          <Message
+            id="cats.merge.effect.moves"
+            defaultMessage="{dup}’s sightings, followers and caretakers move to {cat}."
+            values={{ dup, cat: cat.name }}
+          />
         </li>
         <li>
-          {cat.name} keeps its own name, photo and details. The address of {dup}’s page leads to {cat.name}.
+          <Message
+            id="cats.merge.effect.keeps"
+            defaultMessage="{cat} keeps its own name, photo and details. The address of {dup}’s page leads to {cat}."
+            values={{ dup, cat: cat.name }}
+          />
         </li>
         {takesHome && (
           <li>
-            {cat.name} takes {dup}’s home point, so the sightings near that home stay private.
+            <Message
+              id="cats.merge.effect.home"
+              defaultMessage="{cat} takes {dup}’s home point, so the sightings near that home stay private."
+              values={{ dup, cat: cat.name }}
+            />
           </li>
         )}
-        <li>You can undo this for {CAT_MERGE_UNDO_DAYS} days from the cat’s history.</li>
+        <li>
+          <Message
+            id="cats.merge.effect.undo"
+            defaultMessage="You can undo this for {days} days from the cat’s history."
+            values={{ days: CAT_MERGE_UNDO_DAYS }}
+          />
+        </li>
       </ul>
       {failure && (
         <p className="notice notice--error" role="alert">

@@ -1,9 +1,12 @@
 import {
+  MISSING_LAST_SEEN_MAX_DAYS,
   MISSING_MESSAGES,
+  MISSING_NOTE_MAX,
   missingNoteProblem,
   missingTimeProblem,
   type MissingContactPreference,
 } from '@cats/contracts';
+import { defineMessage, translate, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
 
 /** A place from the picker: degrees. */
 export interface PlaceValue {
@@ -38,9 +41,62 @@ export function fromLocalInput(text: string): Date | null {
   return date.getMonth() === mo - 1 && date.getDate() === d ? date : null;
 }
 
+/** The forms' own words for the contracts' problems (given in English, as the API writes them). */
+const PROBLEMS: Record<string, { message: MessageDescriptor; values?: Record<string, number> }> = {
+  [MISSING_MESSAGES.lastSeenInFuture]: {
+    message: defineMessage({
+      id: 'missing.form.timeInFuture',
+      defaultMessage: 'The time cannot be in the future',
+    }),
+  },
+  [MISSING_MESSAGES.lastSeenTooOld]: {
+    message: defineMessage({
+      id: 'missing.form.timeTooOld',
+      defaultMessage: 'The time must be within the last {days} days',
+    }),
+    values: { days: MISSING_LAST_SEEN_MAX_DAYS },
+  },
+  [MISSING_MESSAGES.lastSeenInvalid]: {
+    message: defineMessage({
+      id: 'missing.form.timeInvalid',
+      defaultMessage: 'Give the time as a date and time',
+    }),
+  },
+  [MISSING_MESSAGES.noteTooLong]: {
+    message: defineMessage({
+      id: 'missing.form.noteTooLong',
+      defaultMessage: 'The note is at most {max} characters',
+    }),
+    values: { max: MISSING_NOTE_MAX },
+  },
+  [MISSING_MESSAGES.noteInvalid]: {
+    message: defineMessage({
+      id: 'missing.form.noteInvalid',
+      defaultMessage: 'The note contains invalid characters',
+    }),
+  },
+  [MISSING_MESSAGES.contactInvalid]: {
+    message: defineMessage({
+      id: 'missing.form.contactInvalid',
+      defaultMessage: 'Choose how people should reach you',
+    }),
+  },
+  [MISSING_MESSAGES.placeRequired]: {
+    message: defineMessage({
+      id: 'missing.form.placeRequired',
+      defaultMessage: 'Choose the place on the map',
+    }),
+  },
+};
+
+const inLanguage = (problem: string): string => {
+  const known = PROBLEMS[problem];
+  return known ? translate(known.message, known.values) : problem;
+};
+
 /**
  * The contracts' rules for a sighting's time, place and note, without zod (no schema library reaches
- * the browser): the same sentences the API answers with. `contact` is checked when the form has one.
+ * the browser): the same sentences the API answers with, in the current language. `contact` is checked when the form has one.
  */
 export function sightingFormProblems(
   values: SightingFormValues & { contact?: MissingContactPreference | null },
@@ -49,10 +105,10 @@ export function sightingFormProblems(
   const problems: FormProblems = {};
   const when = fromLocalInput(values.when);
   const timeProblem = when ? missingTimeProblem(when, now) : MISSING_MESSAGES.lastSeenInvalid;
-  if (timeProblem) problems.when = timeProblem;
-  if (!values.place) problems.place = MISSING_MESSAGES.placeRequired;
+  if (timeProblem) problems.when = inLanguage(timeProblem);
+  if (!values.place) problems.place = inLanguage(MISSING_MESSAGES.placeRequired);
   const noteProblem = missingNoteProblem(values.note);
-  if (noteProblem) problems.note = noteProblem;
-  if ('contact' in values && !values.contact) problems.contact = MISSING_MESSAGES.contactInvalid;
+  if (noteProblem) problems.note = inLanguage(noteProblem);
+  if ('contact' in values && !values.contact) problems.contact = inLanguage(MISSING_MESSAGES.contactInvalid);
   return problems;
 }

@@ -5,6 +5,7 @@ import 'leaflet/dist/leaflet.css';
 import { Link } from 'react-router';
 import type { MissingReport, ShownPlace } from '@cats/contracts';
 import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
+import { Message } from '../../../i18n/message.tsx';
 import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { useMapConfig } from '../../../lib/map-config.ts';
 
@@ -75,11 +76,21 @@ export default function MissingMap({ catName, lastSeen, lastSeenAt, reports = []
           <p className="cat-map__popup-when">
             <LastSeenText at={r.seenAt} kind="one" />
           </p>
-          {r.kind === 'photo' && <Link to={`/posts/${encodeURIComponent(r._id)}`}>Open this photo</Link>}
+          {r.kind === 'photo' && (
+            <Link to={`/posts/${encodeURIComponent(r._id)}`}>
+              <Message id="missing.map.openPhoto" defaultMessage="Open this photo" />
+            </Link>
+          )}
         </Place>
       ))}
       <Place place={lastSeen} color={MISSING}>
-        <p className="cat-map__popup-when">{`${catName} was last seen here.`}</p>
+        <p className="cat-map__popup-when">
+          <Message
+            id="missing.map.lastSeenHere"
+            defaultMessage="{cat} was last seen here."
+            values={{ cat: catName }}
+          />
+        </p>
         <p>
           <LastSeenText at={lastSeenAt} />
         </p>

@@ -6,17 +6,17 @@ import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
 import { AlertIcon } from '../../../components/icons.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { showToast } from '../../../components/toast.tsx';
+import { dateLocale } from '../../../components/cats/date-locale.ts';
+import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 import { useMarkFound, useRenewAlert } from '../api/missing-alert.ts';
 import { useMissingReports } from '../api/missing-reports.ts';
 import { MarkMissingDialog } from './mark-missing-dialog.tsx';
-import { contactSentence } from './missing-labels.ts';
+import { CONTACT_SENTENCES } from './missing-labels.ts';
 import { MissingReports } from './missing-reports.tsx';
 import { ReportSightingDialog } from './report-sighting-dialog.tsx';
 
 // Leaflet is a chunk of its own: loaded only when a cat is missing.
 const MissingMap = lazy(() => import('./missing-map.tsx'));
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'long' });
 
 interface Props {
   cat: Cat;
@@ -29,7 +29,7 @@ export function MarkMissingButton({ cat, onDemoRefused }: Props) {
   return (
     <>
       <Button variant="danger" size="sm" onClick={() => setOpen(true)}>
-        Mark as missing
+        <Message id="missing.mark.submit" defaultMessage="Mark as missing" />
       </Button>
       {open && <MarkMissingDialog cat={cat} onClose={() => setOpen(false)} onDemoRefused={onDemoRefused} />}
     </>
@@ -80,30 +80,43 @@ function MissingAlertView({
   const markFound = useMarkFound(cat._id);
   const [failure, setFailure] = useState<string | null>(null);
   const refused = (err: unknown) => (isDemoRefusal(err) ? onDemoRefused() : setFailure(errorMessage(err)));
-  const ends = dateFormat.format(new Date(alert.expiresAt));
+  const t = useTranslate();
+  const language = useLanguage();
+  const ends = new Intl.DateTimeFormat(dateLocale(language), { day: 'numeric', month: 'long' }).format(
+    new Date(alert.expiresAt),
+  );
 
   return (
     <section className="cat-page__missing missing-alert" aria-labelledby="missing-alert-title">
       <header className="missing-alert__header">
         <AlertIcon size={24} />
         <h2 id="missing-alert-title" className="missing-alert__title">
-          {`${cat.name} is missing`}
+          <Message id="missing.alert.title" defaultMessage="{cat} is missing" values={{ cat: cat.name }} />
         </h2>
       </header>
       <p className="missing-alert__when">
         <LastSeenText at={alert.lastSeenAt} />
       </p>
       <p className="missing-alert__where">
-        {alert.place.locationPrecision === 'exact'
-          ? 'The map shows the exact place you gave. Everyone else sees an area of about 500 m around it.'
-          : `The map shows the area of about 500 m where ${cat.name} was last seen.`}
+        {alert.place.locationPrecision === 'exact' ? (
+          <Message
+            id="missing.alert.whereExact"
+            defaultMessage="The map shows the exact place you gave. Everyone else sees an area of about 500 m around it."
+          />
+        ) : (
+          <Message
+            id="missing.alert.whereArea"
+            defaultMessage="The map shows the area of about 500 m where {cat} was last seen."
+            values={{ cat: cat.name }}
+          />
+        )}
       </p>
       {alert.note && (
         <blockquote className="missing-alert__note">
           <p>{alert.note}</p>
         </blockquote>
       )}
-      <p className="missing-alert__contact">{contactSentence(alert.contact, cat.name)}</p>
+      <p className="missing-alert__contact">{t(CONTACT_SENTENCES[alert.contact], { name: cat.name })}</p>
       <Suspense fallback={<div className="cat-map cat-map--loading" aria-hidden="true" />}>
         <MissingMap
           catName={cat.name}
@@ -114,17 +127,31 @@ function MissingAlertView({
       </Suspense>
       {caretaker && (reports.data?.length ?? 0) > 0 && (
         <p className="missing-alert__legend">
-          {`Red marks where ${cat.name} was last seen. Purple marks where neighbours saw ${cat.name}.`}
+          <Message
+            id="missing.alert.legend"
+            defaultMessage="Red marks where {cat} was last seen. Purple marks where neighbours saw {cat}."
+            values={{ cat: cat.name }}
+          />
         </p>
       )}
       <p className="missing-alert__expiry">
-        {caretaker
-          ? `The alert ends on ${ends} unless you renew it.`
-          : `The alert ends on ${ends} unless the caretakers renew it.`}
+        {caretaker ? (
+          <Message
+            id="missing.alert.endsOwn"
+            defaultMessage="The alert ends on {date} unless you renew it."
+            values={{ date: ends }}
+          />
+        ) : (
+          <Message
+            id="missing.alert.endsOthers"
+            defaultMessage="The alert ends on {date} unless the caretakers renew it."
+            values={{ date: ends }}
+          />
+        )}
       </p>
       <div className="missing-alert__actions">
         <Button variant="danger" onClick={onReport}>
-          I saw this cat
+          <Message id="missing.alert.sawIt" defaultMessage="I saw this cat" />
         </Button>
         {caretaker && (
           <>
@@ -139,7 +166,7 @@ function MissingAlertView({
                 });
               }}
             >
-              Renew alert
+              <Message id="missing.alert.renew" defaultMessage="Renew alert" />
             </Button>
             <Button
               variant="accent"
@@ -153,7 +180,7 @@ function MissingAlertView({
                 });
               }}
             >
-              Mark as found
+              <Message id="missing.alert.found" defaultMessage="Mark as found" />
             </Button>
           </>
         )}
@@ -166,13 +193,19 @@ function MissingAlertView({
       {caretaker && (
         <section className="missing-reports" aria-labelledby="missing-reports-title">
           <h3 id="missing-reports-title" className="missing-reports__title">
-            Reports from neighbours
+            <Message id="missing.reports.title" defaultMessage="Reports from neighbours" />
           </h3>
           {reports.isPending ? (
-            <p className="cat-page__status">Loading the reports...</p>
+            <p className="cat-page__status">
+              <Message id="missing.reports.loading" defaultMessage="Loading the reports..." />
+            </p>
           ) : reports.isError ? (
             <p className="notice notice--error" role="alert">
-              Error: {errorMessage(reports.error)}
+              <Message
+                id="cats.page.error"
+                defaultMessage="Error: {reason}"
+                values={{ reason: errorMessage(reports.error) }}
+              />
             </p>
           ) : (
             <MissingReports catName={cat.name} reports={reports.data} />
@@ -181,8 +214,16 @@ function MissingAlertView({
       )}
       {!caretaker && alert.raisedBy && (
         <p className="missing-alert__by">
-          The alert was raised by{' '}
-          <Link to={`/profile/${encodeURIComponent(alert.raisedBy._id)}`}>{alert.raisedBy.username}</Link>.
+          <Message
+            id="missing.alert.raisedBy"
+            defaultMessage="The alert was raised by <link>{who}</link>."
+            values={{
+              who: alert.raisedBy.username,
+              link: (chunks) => (
+                <Link to={`/profile/${encodeURIComponent(alert.raisedBy?._id ?? '')}`}>{chunks}</Link>
+              ),
+            }}
+          />
         </p>
       )}
     </section>

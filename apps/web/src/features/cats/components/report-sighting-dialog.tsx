@@ -7,6 +7,7 @@ import type { ChosenLocation } from '../../../components/location-picker/locatio
 import { Modal } from '../../../components/modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { showToast } from '../../../components/toast.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useReportSighting } from '../api/missing-reports.ts';
 import { fromLocalInput, sightingFormProblems, toLocalInput, type FormProblems } from './missing-form.ts';
 import { WhenAndWhereFields } from './sighting-fields.tsx';
@@ -33,6 +34,7 @@ export function ReportSightingDialog({ catId, catName, onClose, onDemoRefused }:
     setProblems((current) => (current[field] ? { ...current, [field]: undefined } : current));
   const report = useReportSighting(catId);
   const formId = `report-${catId}`;
+  const t = useTranslate();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -64,7 +66,7 @@ export function ReportSightingDialog({ catId, catName, onClose, onDemoRefused }:
 
   return (
     <Modal
-      title={`I saw ${catName}`}
+      title={t({ id: 'missing.report.title', defaultMessage: 'I saw {cat}' }, { cat: catName })}
       className="missing-dialog"
       onClose={onClose}
       dismissible={!report.isPending}
@@ -76,49 +78,79 @@ export function ReportSightingDialog({ catId, catName, onClose, onDemoRefused }:
             disabled={report.isPending}
             onClick={onClose}
           >
-            Cancel
+            <Message id="cats.dialog.cancel" defaultMessage="Cancel" />
           </button>
           <Button type="submit" form={formId} disabled={report.isPending}>
-            {report.isPending ? 'Sending...' : 'Send report'}
+            {report.isPending ? (
+              <Message id="missing.report.sending" defaultMessage="Sending..." />
+            ) : (
+              <Message id="missing.report.send" defaultMessage="Send report" />
+            )}
           </Button>
         </>
       }
     >
       <section className="missing-dialog__option" aria-labelledby={`${formId}-photo`}>
-        <h3 id={`${formId}-photo`}>With a photo</h3>
-        <p>{`A photo helps most. It is posted like any picture, linked to ${catName}.`}</p>
+        <h3 id={`${formId}-photo`}>
+          <Message id="missing.report.withPhoto" defaultMessage="With a photo" />
+        </h3>
+        <p>
+          <Message
+            id="missing.report.photoHelp"
+            defaultMessage="A photo helps most. It is posted like any picture, linked to {cat}."
+            values={{ cat: catName }}
+          />
+        </p>
         <Link className={buttonClass('accent')} to={`/spot?cat=${encodeURIComponent(catId)}`}>
-          Post a photo
+          <Message id="missing.report.postPhoto" defaultMessage="Post a photo" />
         </Link>
       </section>
       <form id={formId} className="missing-dialog__form missing-dialog__option" onSubmit={submit} noValidate>
-        <h3>Without a photo</h3>
+        <h3>
+          <Message id="missing.report.withoutPhoto" defaultMessage="Without a photo" />
+        </h3>
         <WhenAndWhereFields
-          whenLabel={`When did you see ${catName}?`}
+          whenLabel={t(
+            { id: 'missing.report.when', defaultMessage: 'When did you see {cat}?' },
+            { cat: catName },
+          )}
           when={when}
           onWhenChange={(next) => {
             setWhen(next);
             changed('when');
           }}
           whenError={problems.when}
-          whereLabel={`Where did you see ${catName}?`}
+          whereLabel={t(
+            { id: 'missing.report.where', defaultMessage: 'Where did you see {cat}?' },
+            { cat: catName },
+          )}
           place={place}
           onPlaceChange={(next) => {
             setPlace(next);
             changed('place');
           }}
           placeError={problems.place}
-          mapHelp="Drag the pin or tap the map where you saw the cat. With a keyboard, focus the map and move the pin with the arrow keys."
-          mapLabel="Map for choosing where you saw the cat"
+          mapHelp={t({
+            id: 'missing.report.mapHelp',
+            defaultMessage:
+              'Drag the pin or tap the map where you saw the cat. With a keyboard, focus the map and move the pin with the arrow keys.',
+          })}
+          mapLabel={t({
+            id: 'missing.report.mapLabel',
+            defaultMessage: 'Map for choosing where you saw the cat',
+          })}
           disabled={report.isPending}
           placeNote={
             <p className="missing-dialog__notice">
-              Your report&apos;s place is shared with the cat&apos;s caretakers.
+              <Message
+                id="missing.report.placeShared"
+                defaultMessage="Your report's place is shared with the cat's caretakers."
+              />
             </p>
           }
         />
         <CountedTextarea
-          label="Note for the caretakers (optional)"
+          label={t({ id: 'missing.report.note', defaultMessage: 'Note for the caretakers (optional)' })}
           name="note"
           rows={3}
           max={MISSING_NOTE_MAX}

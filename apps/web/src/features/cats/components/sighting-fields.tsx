@@ -6,12 +6,17 @@ import {
   type ChosenLocation,
   type LocationSource,
 } from '../../../components/location-picker/location-chooser.tsx';
+import { defineMessage, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { toLocalInput } from './missing-form.ts';
 
 /** What the place picker says of a place where a cat was seen (its default words are about pictures). */
-const PLACE_SENTENCES: Partial<Record<LocationSource, string>> = {
-  device: 'This is your current location, as your browser reported it.',
-  map: 'You picked this place on the map.',
+const PLACE_SENTENCES: Partial<Record<LocationSource, MessageDescriptor>> = {
+  device: defineMessage({
+    id: 'missing.place.device',
+    defaultMessage: 'This is your current location, as your browser reported it.',
+  }),
+  map: defineMessage({ id: 'missing.place.map', defaultMessage: 'You picked this place on the map.' }),
 };
 
 interface WhenAndWhereFieldsProps {
@@ -55,6 +60,10 @@ export function WhenAndWhereFields({
 }: WhenAndWhereFieldsProps) {
   const id = useId();
   const placeErrorId = `${id}-place-error`;
+  const t = useTranslate();
+  const sentences: Partial<Record<LocationSource, string>> = {};
+  for (const [source, message] of Object.entries(PLACE_SENTENCES) as [LocationSource, MessageDescriptor][])
+    sentences[source] = t(message);
   return (
     <>
       <TextField
@@ -76,10 +85,13 @@ export function WhenAndWhereFields({
           disabled={disabled}
           emptyMessage={
             <p className="location-picker__source">
-              Use your current location, or pick the place on the map.
+              <Message
+                id="missing.place.empty"
+                defaultMessage="Use your current location, or pick the place on the map."
+              />
             </p>
           }
-          sentences={PLACE_SENTENCES}
+          sentences={sentences}
           mapHelp={mapHelp}
           mapLabel={mapLabel}
         />

@@ -5,6 +5,7 @@ import 'leaflet/dist/leaflet.css';
 import { Link } from 'react-router';
 import type { CatMapPoint } from '@cats/contracts';
 import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
+import { Message } from '../../../i18n/message.tsx';
 import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { useMapConfig } from '../../../lib/map-config.ts';
 
@@ -44,7 +45,9 @@ function PointPopup({ point, last }: { point: CatMapPoint; last: boolean }) {
       <p className="cat-map__popup-when">
         <LastSeenText at={point.at} kind={last ? 'last' : 'one'} />
       </p>
-      <Link to={`/posts/${encodeURIComponent(point.postId)}`}>Open this sighting</Link>
+      <Link to={`/posts/${encodeURIComponent(point.postId)}`}>
+        <Message id="cats.map.openSighting" defaultMessage="Open this sighting" />
+      </Link>
     </Popup>
   );
 }

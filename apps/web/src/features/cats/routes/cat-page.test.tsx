@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { CAT_MESSAGES, DEMO_DISABLED_MESSAGE, type Cat, type CatSightingsResponse } from '@cats/contracts';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { testCat } from '../../../components/cats/test-cat.ts';
 import { testPost } from '../../../components/post/test-post.ts';
@@ -50,13 +51,51 @@ function renderPage(routes: Record<string, Route>, path = '/cats/c1') {
 
 const catAnswer = (cat: Cat) => () => Response.json({ cat });
 
-afterEach(() => {
+afterEach(async () => {
+  await act(() => startLanguage('en'));
   cleanup();
   vi.unstubAllGlobals();
   authStore.clear();
 });
 
 describe('CatPage', () => {
+  it('speaks Spanish: details, counts and the plural of sightings and followers', async () => {
+    await act(() => startLanguage('es'));
+    renderPage({
+      'GET /api/cats/c1': catAnswer(
+        testCat('c1', {
+          coatColours: ['ginger', 'tabby'],
+          living: 'community',
+          sightingCount: 5,
+          sightingsThisWeek: 1,
+          followerCount: 1,
+          lastSeen: {
+            postId: 'p9',
+            at: hoursAgo(3.5),
+            latitude: 51.5,
+            longitude: -0.12,
+            locationPrecision: 'exact',
+          },
+        }),
+      ),
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Luna' });
+    expect(screen.getByText('Visto por última vez hace 3 h.')).toBeTruthy();
+    expect(screen.getByText(/El lugar está marcado en naranja en el mapa\./)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Ver ese avistamiento' }).getAttribute('href')).toBe('/posts/p9');
+    expect(screen.getByText('Visto una vez esta semana.')).toBeTruthy();
+    expect(screen.getByText('5 avistamientos en total.')).toBeTruthy();
+    const coat = screen.getByRole('list', { name: 'Colores y patrón del pelaje' });
+    expect(
+      within(coat)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Naranja', 'Atigrado']);
+    expect(screen.getByText('Gato comunitario')).toBeTruthy();
+    expect(screen.getByText('1 persona sigue a este gato.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Seguir' })).toBeTruthy();
+  });
+
   it('says it is loading until the cat arrives', async () => {
     let answer: (res: Response) => void = () => {};
     renderPage({ 'GET /api/cats/c1': () => new Promise<Response>((resolve) => (answer = resolve)) });

@@ -7,6 +7,7 @@ import { PawIcon } from '../../../components/icons.tsx';
 import { PostImage } from '../../../components/post/post-image.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { ReportDialog } from '../../../components/report/report-dialog.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth-store.ts';
 import { useCat } from '../api/get-cat.ts';
@@ -39,19 +40,27 @@ export default function CatPage() {
 
 function CatView({ catId }: { catId: string }) {
   const query = useCat(catId);
+  const t = useTranslate();
   if (query.error instanceof ApiError && query.error.status === 404) return <CatNotFound />;
   if (query.isError) {
     return (
       <div className="page">
         <p className="notice notice--error" role="alert">
-          Error: {errorMessage(query.error)}
+          <Message
+            id="cats.page.error"
+            defaultMessage="Error: {reason}"
+            values={{ reason: errorMessage(query.error) }}
+          />
         </p>
       </div>
     );
   }
   if (!query.data) {
     return (
-      <LoadingSkeleton label="Loading the cat..." className="cat-page">
+      <LoadingSkeleton
+        label={t({ id: 'cats.page.loading', defaultMessage: 'Loading the cat...' })}
+        className="cat-page"
+      >
         <CatPageSkeleton />
       </LoadingSkeleton>
     );
@@ -66,6 +75,7 @@ function CatView({ catId }: { catId: string }) {
 function CatProfile({ cat }: { cat: Cat }) {
   const [dialog, setDialog] = useState<'edit' | 'merge' | 'demo' | 'report' | null>(null);
   const { userId } = useAuth();
+  const t = useTranslate();
   // Issue 27: anyone but the cat's creator may report its page.
   const canReport = cat.createdBy?._id !== userId;
   const map = useCatMap(cat._id);
@@ -89,7 +99,12 @@ function CatProfile({ cat }: { cat: Cat }) {
 
   return (
     <div className={`cat-page${alert ? ' cat-page--missing' : ''}`} data-cat-id={cat._id}>
-      <title>{`${cat.name} · Neighbourhood Cats`}</title>
+      <title>
+        {t(
+          { id: 'cats.page.documentTitle', defaultMessage: '{cat} · Neighbourhood Cats' },
+          { cat: cat.name },
+        )}
+      </title>
       {alert && <MissingAlertPanel cat={cat} alert={alert} onDemoRefused={demoRefused} />}
       <div className="cat-page__cover">
         {cat.cover ? (
@@ -97,7 +112,10 @@ function CatProfile({ cat }: { cat: Cat }) {
             <PostImage
               image={cat.cover.image}
               fallbackSrc={cat.cover.image.variants['800'] ?? ''}
-              alt={cat.cover.altText ?? `Photo of ${cat.name}`}
+              alt={
+                cat.cover.altText ??
+                t({ id: 'cats.page.coverAlt', defaultMessage: 'Photo of {cat}' }, { cat: cat.name })
+              }
               sizes={COVER_SIZES}
               aspectRatio="4 / 3"
               eager
@@ -106,7 +124,9 @@ function CatProfile({ cat }: { cat: Cat }) {
         ) : (
           <div className="cat-page__no-cover">
             <PawIcon size={56} />
-            <p>No photo of this cat yet.</p>
+            <p>
+              <Message id="cats.page.noCover" defaultMessage="No photo of this cat yet." />
+            </p>
           </div>
         )}
       </div>
@@ -119,11 +139,11 @@ function CatProfile({ cat }: { cat: Cat }) {
           {cat.viewer.canEdit && (
             <span className="cat-page__tools">
               <Button variant="secondary" size="sm" onClick={() => setDialog('edit')}>
-                Edit
+                <Message id="cats.page.edit" defaultMessage="Edit" />
               </Button>
               {!alert && missing.isSuccess && <MarkMissingButton cat={cat} onDemoRefused={demoRefused} />}
               <Button variant="ghost" size="sm" onClick={() => setDialog('merge')}>
-                Merge a duplicate…
+                <Message id="cats.page.merge" defaultMessage="Merge a duplicate…" />
               </Button>
             </span>
           )}
@@ -134,7 +154,7 @@ function CatProfile({ cat }: { cat: Cat }) {
               className="cat-page__report"
               onClick={() => setDialog('report')}
             >
-              Report
+              <Message id="cats.page.report" defaultMessage="Report" />
             </Button>
           )}
         </header>
@@ -146,13 +166,17 @@ function CatProfile({ cat }: { cat: Cat }) {
 
       <section className="cat-page__map" aria-labelledby="cat-map-title">
         <h2 id="cat-map-title" className="cat-page__section-title">
-          Where this cat has been seen
+          <Message id="cats.page.mapTitle" defaultMessage="Where this cat has been seen" />
         </h2>
         {map.isPending ? (
           <div className="cat-map cat-map--loading" aria-hidden="true" />
         ) : map.isError ? (
           <p className="notice notice--error" role="alert">
-            Error: {errorMessage(map.error)}
+            <Message
+              id="cats.page.error"
+              defaultMessage="Error: {reason}"
+              values={{ reason: errorMessage(map.error) }}
+            />
           </p>
         ) : placed ? (
           <>
@@ -160,22 +184,33 @@ function CatProfile({ cat }: { cat: Cat }) {
               <SightingsMap points={points} lastSeen={lastSeenPoint} />
             </Suspense>
             <p className="cat-page__map-note">
-              A dot marks an exact spot. A dashed circle marks an area of about 500 m: the exact spot is not
-              shown to you. The last sighting is orange.
+              <Message
+                id="cats.page.mapNote"
+                defaultMessage="A dot marks an exact spot. A dashed circle marks an area of about 500 m: the exact spot is not shown to you. The last sighting is orange."
+              />
             </p>
           </>
         ) : (
-          <p className="cat-page__status">None of the sightings you can see shows a place.</p>
+          <p className="cat-page__status">
+            <Message
+              id="cats.page.noPlace"
+              defaultMessage="None of the sightings you can see shows a place."
+            />
+          </p>
         )}
       </section>
 
       <section className="cat-page__sightings" aria-labelledby="cat-sightings-title">
         <h2 id="cat-sightings-title" className="cat-page__section-title">
-          Sightings
+          <Message id="cats.page.sightingsTitle" defaultMessage="Sightings" />
         </h2>
         {cat.sightingCount > 0 && (
           <p className="cat-page__count">
-            {cat.sightingCount === 1 ? 'One sighting in all.' : `${cat.sightingCount} sightings in all.`}
+            <Message
+              id="cats.page.sightingCount"
+              defaultMessage="{count, plural, one {One sighting in all.} other {# sightings in all.}}"
+              values={{ count: cat.sightingCount }}
+            />
           </p>
         )}
         <SightingsTimeline catId={cat._id} />
@@ -200,14 +235,24 @@ function CatProfile({ cat }: { cat: Cat }) {
 }
 
 function CatNotFound() {
+  const t = useTranslate();
   return (
     <div className="cat-page cat-page--gone">
-      <title>Cat not found · Neighbourhood Cats</title>
+      <title>
+        {t({ id: 'cats.notFound.documentTitle', defaultMessage: 'Cat not found · Neighbourhood Cats' })}
+      </title>
       <div className="cat-page__gone-card">
-        <h1>Cat not found</h1>
-        <p>There is no cat at this address, or it is not shown to you.</p>
+        <h1>
+          <Message id="cats.notFound.title" defaultMessage="Cat not found" />
+        </h1>
+        <p>
+          <Message
+            id="cats.notFound.text"
+            defaultMessage="There is no cat at this address, or it is not shown to you."
+          />
+        </p>
         <Link className={buttonClass('primary')} to="/feed">
-          Back to the feed
+          <Message id="cats.notFound.back" defaultMessage="Back to the feed" />
         </Link>
       </div>
     </div>
