@@ -1,8 +1,7 @@
 import { defineMessage, type MessageDescriptor } from '../../i18n/i18n-store.ts';
 import { useLanguage, useTranslate } from '../../i18n/message.tsx';
-import { elapsedSince, type Elapsed } from '../../lib/relative-time.ts';
+import { dateLocale, elapsedSince, type Elapsed } from '../../lib/relative-time.ts';
 import { useMinuteClock } from '../relative-time.tsx';
-import { dateLocale } from './date-locale.ts';
 
 type Sentences = Record<Elapsed['unit'], MessageDescriptor>;
 

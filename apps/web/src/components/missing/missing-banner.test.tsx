@@ -3,7 +3,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { MissingAlert, MissingNearResponse } from '@cats/contracts';
-import { startLanguage } from '../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../i18n/i18n-store.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { MissingBanner } from './missing-banner.tsx';
 
@@ -36,7 +36,7 @@ function setup(answer: MissingNearResponse) {
 }
 
 afterEach(async () => {
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
   cleanup();
   vi.unstubAllGlobals();
 });
@@ -77,7 +77,7 @@ describe('MissingBanner', () => {
   });
 
   it('speaks Spanish: the cat, when it was last seen, where, and how many more', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     setup({
       alerts: [alert('c1', 'Luna'), alert('c2', 'Milo'), alert('c3', 'Tom')],
       total: 4,

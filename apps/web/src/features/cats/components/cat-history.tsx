@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Cat, CatMerge } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
-import { dateLocale } from '../../../components/cats/date-locale.ts';
+import { dateLocale } from '../../../lib/relative-time.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { showToast } from '../../../components/toast.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';

@@ -12,7 +12,7 @@ import { testCat } from '../../../components/cats/test-cat.ts';
 import { stubGeolocation } from '../../../components/location-picker/test-geolocation.ts';
 import { missingKeys } from '../../../components/missing/api/query-keys.ts';
 import { clearToasts } from '../../../components/toast.tsx';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { MarkMissingDialog } from './mark-missing-dialog.tsx';
 import { fromLocalInput, sightingFormProblems, toLocalInput } from './missing-form.ts';
@@ -117,7 +117,7 @@ describe('the missing forms’ checks, without zod', () => {
 
 describe('MarkMissingDialog', () => {
   it('speaks Spanish: title, contact choices and the problem at the field', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     try {
       const { posts } = setup('mark', () => Response.json({}));
       screen.getByRole('dialog', { name: 'Marcar a Luna como perdido' });
@@ -126,7 +126,7 @@ describe('MarkMissingDialog', () => {
       expect(await screen.findByText('Elige el lugar en el mapa')).toBeTruthy();
       expect(posts()).toHaveLength(0);
     } finally {
-      await act(() => startLanguage('en'));
+      await act(() => loadLanguage('en'));
     }
   });
 

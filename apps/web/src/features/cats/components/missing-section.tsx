@@ -6,7 +6,7 @@ import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
 import { AlertIcon } from '../../../components/icons.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { showToast } from '../../../components/toast.tsx';
-import { dateLocale } from '../../../components/cats/date-locale.ts';
+import { dateLocale } from '../../../lib/relative-time.ts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 import { useMarkFound, useRenewAlert } from '../api/missing-alert.ts';
 import { useMissingReports } from '../api/missing-reports.ts';

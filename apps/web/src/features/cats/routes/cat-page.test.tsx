@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { CAT_MESSAGES, DEMO_DISABLED_MESSAGE, type Cat, type CatSightingsResponse } from '@cats/contracts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { testCat } from '../../../components/cats/test-cat.ts';
 import { testPost } from '../../../components/post/test-post.ts';
@@ -52,7 +52,7 @@ function renderPage(routes: Record<string, Route>, path = '/cats/c1') {
 const catAnswer = (cat: Cat) => () => Response.json({ cat });
 
 afterEach(async () => {
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
   cleanup();
   vi.unstubAllGlobals();
   authStore.clear();
@@ -60,7 +60,7 @@ afterEach(async () => {
 
 describe('CatPage', () => {
   it('speaks Spanish: details, counts and the plural of sightings and followers', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     renderPage({
       'GET /api/cats/c1': catAnswer(
         testCat('c1', {
