@@ -40,7 +40,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/post-menu.tsx',
   'apps/web/src/components/post/post-modal.tsx',
   'apps/web/src/components/post/share-button.tsx',
-  'apps/web/src/components/report/report-dialog.tsx',
   'apps/web/src/components/toast.tsx',
   'apps/web/src/components/upload-queue/uploads-waiting.tsx',
   'apps/web/src/features/about/routes/about-page.tsx',
