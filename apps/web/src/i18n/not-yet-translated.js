@@ -118,5 +118,4 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/features/spot/components/cat-suggestions.tsx',
   'apps/web/src/features/spot/components/location-section.tsx',
   'apps/web/src/features/spot/routes/spot-page.tsx',
-  'apps/web/src/features/trash/routes/trash-page.tsx',
 ];
