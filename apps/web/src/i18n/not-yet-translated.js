@@ -42,7 +42,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/share-button.tsx',
   'apps/web/src/components/toast.tsx',
   'apps/web/src/components/upload-queue/uploads-waiting.tsx',
-  'apps/web/src/features/about/routes/about-page.tsx',
   'apps/web/src/features/account/components/alt-text-reminder.tsx',
   'apps/web/src/features/account/components/blocked-users.tsx',
   'apps/web/src/features/account/components/change-email-form.tsx',
