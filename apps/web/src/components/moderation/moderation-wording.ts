@@ -1,81 +1,168 @@
 import type { ModerationActionKind, ReportReason, ReportTargetType, Statement } from '@cats/contracts';
+import { currentLanguage, defineMessage, translate, type MessageDescriptor } from '../../i18n/i18n-store.ts';
+import type { Language } from '../../i18n/languages.ts';
+
+/**
+ * A table of messages read as a table of texts: each entry is translated when it is read, in the
+ * current language (so read it while rendering, in a component that follows the language).
+ */
+function translatedTable<K extends string>(
+  messages: Record<K, MessageDescriptor>,
+): Readonly<Record<K, string>> {
+  const table = {} as Record<K, string>;
+  for (const key of Object.keys(messages) as K[])
+    Object.defineProperty(table, key, { enumerable: true, get: () => translate(messages[key]) });
+  return table;
+}
 
 /** The rule broken, in the words the report dialog offers them (components/report/report-dialog.tsx). */
-export const RULE_LABELS: Record<ReportReason, string> = {
-  spam: 'Spam',
-  harassment: 'Harassment or hate',
-  off_topic: 'Not a cat / off-topic',
-  private_information: "Shows someone's home or private information",
-  animal_cruelty: 'Animal cruelty',
-  other: 'Other',
+export const RULE_MESSAGES: Record<ReportReason, MessageDescriptor> = {
+  spam: defineMessage({ id: 'moderation.rule.spam', defaultMessage: 'Spam' }),
+  harassment: defineMessage({ id: 'moderation.rule.harassment', defaultMessage: 'Harassment or hate' }),
+  off_topic: defineMessage({ id: 'moderation.rule.offTopic', defaultMessage: 'Not a cat / off-topic' }),
+  private_information: defineMessage({
+    id: 'moderation.rule.privateInformation',
+    defaultMessage: "Shows someone's home or private information",
+  }),
+  animal_cruelty: defineMessage({ id: 'moderation.rule.animalCruelty', defaultMessage: 'Animal cruelty' }),
+  other: defineMessage({ id: 'moderation.rule.other', defaultMessage: 'Other' }),
 };
+/** The same, as text in the current language. */
+export const RULE_LABELS = translatedTable(RULE_MESSAGES);
 
-/** Dates on the statements: the day, written out ('26 November 2026'). */
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
-/** A suspension's end also needs the time. */
-const momentFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
+/** The Intl locale of dates in each language: English writes them the British way. */
+const DATE_LOCALES: Record<Language, string> = { en: 'en-GB', es: 'es-ES' };
+const formats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(kind: 'day' | 'moment'): Intl.DateTimeFormat {
+  const locale = DATE_LOCALES[currentLanguage()];
+  const key = `${kind}:${locale}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(
+      locale,
+      kind === 'day'
+        ? // The day, written out ('26 November 2026').
+          { day: 'numeric', month: 'long', year: 'numeric' }
+        : // A suspension's end also needs the time.
+          { dateStyle: 'long', timeStyle: 'short' },
+    );
+    formats.set(key, format);
+  }
+  return format;
+}
 
-export const formatDay = (iso: string) => dayFormat.format(new Date(iso));
-export const formatMoment = (iso: string) => momentFormat.format(new Date(iso));
+/** Dates on the statements, in the current language: the day, written out ('26 November 2026'). */
+export const formatDay = (iso: string) => dateFormat('day').format(new Date(iso));
+/** A moment, with its time ('26 November 2026 at 14:30'). */
+export const formatMoment = (iso: string) => dateFormat('moment').format(new Date(iso));
 
-/** What happened, one whole sentence per action and target. */
-export function decisionSentence(statement: Pick<Statement, 'action' | 'targetType' | 'suspendedUntil'>) {
+/** What happened, one whole sentence per action and target, in the current language. */
+export function decisionSentence(
+  statement: Pick<Statement, 'action' | 'targetType' | 'suspendedUntil'>,
+): string {
   switch (statement.action) {
     case 'remove':
       switch (statement.targetType) {
         case 'post':
-          return 'A moderator removed your picture.';
+          return translate({
+            id: 'moderation.decision.removedPost',
+            defaultMessage: 'A moderator removed your picture.',
+          });
         case 'comment':
-          return 'A moderator removed your comment.';
+          return translate({
+            id: 'moderation.decision.removedComment',
+            defaultMessage: 'A moderator removed your comment.',
+          });
         case 'user':
-          return 'A moderator removed your profile.';
+          return translate({
+            id: 'moderation.decision.removedProfile',
+            defaultMessage: 'A moderator removed your profile.',
+          });
         case 'cat':
-          return "A moderator removed your cat's page.";
+          return translate({
+            id: 'moderation.decision.removedCat',
+            defaultMessage: "A moderator removed your cat's page.",
+          });
       }
       break;
     case 'strip_location':
-      return 'A moderator hid the location of your picture.';
+      return translate({
+        id: 'moderation.decision.strippedLocation',
+        defaultMessage: 'A moderator hid the location of your picture.',
+      });
     case 'warn':
-      return 'You received a warning.';
+      return translate({ id: 'moderation.decision.warned', defaultMessage: 'You received a warning.' });
     case 'suspend':
       return statement.suspendedUntil
-        ? `Your account was suspended until ${formatMoment(statement.suspendedUntil)}.`
-        : 'Your account was suspended.';
+        ? translate(
+            {
+              id: 'moderation.decision.suspendedUntil',
+              defaultMessage: 'Your account was suspended until {until}.',
+            },
+            { until: formatMoment(statement.suspendedUntil) },
+          )
+        : translate({ id: 'moderation.decision.suspended', defaultMessage: 'Your account was suspended.' });
   }
 }
 
 /** What was reported, as the reporter's list names it. */
-export const REPORTED_TARGETS: Record<ReportTargetType, string> = {
-  post: 'A picture',
-  comment: 'A comment',
-  user: 'A person',
-  cat: "A cat's page",
+export const REPORTED_TARGET_MESSAGES: Record<ReportTargetType, MessageDescriptor> = {
+  post: defineMessage({ id: 'moderation.reported.post', defaultMessage: 'A picture' }),
+  comment: defineMessage({ id: 'moderation.reported.comment', defaultMessage: 'A comment' }),
+  user: defineMessage({ id: 'moderation.reported.user', defaultMessage: 'A person' }),
+  cat: defineMessage({ id: 'moderation.reported.cat', defaultMessage: "A cat's page" }),
 };
+/** The same, as text in the current language. */
+export const REPORTED_TARGETS = translatedTable(REPORTED_TARGET_MESSAGES);
 
-/** What came of a report: one whole sentence per action moderators took. */
+/** What came of a report: one whole sentence per action moderators took, in the current language. */
 export function outcomeSentence(action: ModerationActionKind, targetType: ReportTargetType): string {
   switch (action) {
     case 'remove':
       switch (targetType) {
         case 'post':
-          return 'We removed the post you reported.';
+          return translate({
+            id: 'moderation.outcome.removedPost',
+            defaultMessage: 'We removed the post you reported.',
+          });
         case 'comment':
-          return 'We removed the comment you reported.';
+          return translate({
+            id: 'moderation.outcome.removedComment',
+            defaultMessage: 'We removed the comment you reported.',
+          });
         case 'user':
-          return 'We removed the profile you reported.';
+          return translate({
+            id: 'moderation.outcome.removedProfile',
+            defaultMessage: 'We removed the profile you reported.',
+          });
         case 'cat':
-          return "We removed the cat's page you reported.";
+          return translate({
+            id: 'moderation.outcome.removedCat',
+            defaultMessage: "We removed the cat's page you reported.",
+          });
       }
       break;
     case 'strip_location':
-      return 'We hid its location.';
+      return translate({ id: 'moderation.outcome.strippedLocation', defaultMessage: 'We hid its location.' });
     case 'warn':
-      return 'We warned the person behind it.';
+      return translate({
+        id: 'moderation.outcome.warned',
+        defaultMessage: 'We warned the person behind it.',
+      });
     case 'suspend':
-      return 'We suspended the account behind it.';
+      return translate({
+        id: 'moderation.outcome.suspended',
+        defaultMessage: 'We suspended the account behind it.',
+      });
     case 'dismiss':
-      return 'We reviewed it and found no rule broken.';
+      return translate({
+        id: 'moderation.outcome.dismissed',
+        defaultMessage: 'We reviewed it and found no rule broken.',
+      });
     case 'restore':
-      return 'We later undid a decision about it.';
+      return translate({
+        id: 'moderation.outcome.restored',
+        defaultMessage: 'We later undid a decision about it.',
+      });
   }
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import {
@@ -9,6 +9,7 @@ import {
   type CreateReportBody,
   type Post,
 } from '@cats/contracts';
+import { startLanguage } from '../../i18n/i18n-store.ts';
 import { api } from '../../lib/api-client.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { clearToasts, ToastRegion } from '../toast.tsx';
@@ -171,6 +172,31 @@ describe('ReportDialog', () => {
     );
   });
 
+  it('takes a 400 as the refusal of the reason, and clears it when a reason is chosen', async () => {
+    // The server words its refusal in the reader's language: the dialog knows it by its status.
+    renderDialog({ type: 'post', id: 'p1' }, { _id: 'u1', username: 'whiskers' }, () =>
+      Response.json({ message: 'Elige un motivo para tu denuncia' }, { status: 400 }),
+    );
+    fireEvent.click(screen.getByRole('radio', { name: 'Spam' }));
+    send();
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('Elige un motivo para tu denuncia'),
+    );
+    fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps any other refusal when a reason is chosen', async () => {
+    renderDialog({ type: 'post', id: 'p1' }, { _id: 'u1', username: 'whiskers' }, () =>
+      Response.json({ message: MODERATION_MESSAGES.tooManyReports }, { status: 429 }),
+    );
+    fireEvent.click(screen.getByRole('radio', { name: 'Spam' }));
+    send();
+    await screen.findByRole('alert');
+    fireEvent.click(screen.getByRole('radio', { name: 'Other' }));
+    expect(screen.getByRole('alert').textContent).toBe(MODERATION_MESSAGES.tooManyReports);
+  });
+
   it('closes on Escape and on Cancel without sending', () => {
     const { sent, onClose } = renderDialog({ type: 'post', id: 'p1' }, { _id: 'u1', username: 'whiskers' });
     fireEvent.keyDown(dialog(), { key: 'Escape' });
@@ -178,6 +204,23 @@ describe('ReportDialog', () => {
     fireEvent.click(within(dialog()).getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalledTimes(2);
     expect(sent).toEqual([]);
+  });
+});
+
+describe('ReportDialog in Spanish', () => {
+  afterEach(() => act(() => startLanguage('en')));
+
+  it('asks, offers the reasons and refuses a missing reason in Spanish', async () => {
+    await act(() => startLanguage('es'));
+    renderDialog({ type: 'user', id: 'u1' }, { _id: 'u1', username: 'whiskers' });
+    expect(screen.getByRole('dialog', { name: 'Denunciar a whiskers' })).toBeTruthy();
+    const group = screen.getByRole('radiogroup', { name: '¿Por qué lo denuncias?' });
+    expect(within(group).getByRole('radio', { name: 'Acoso u odio' })).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'Bloquear también a whiskers' })).toBeTruthy();
+    fireEvent.click(within(dialog()).getByRole('button', { name: 'Enviar denuncia' }));
+    expect(screen.getByRole('alert').textContent).toBe('Elige un motivo para tu denuncia');
+    fireEvent.click(within(group).getByRole('radio', { name: 'Spam' }));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });
 

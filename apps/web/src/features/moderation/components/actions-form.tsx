@@ -10,6 +10,8 @@ import {
 import { Button } from '../../../components/button.tsx';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
+import { defineMessage, translate, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useTakeActions } from '../api/take-actions.ts';
 import { REASON_LABELS } from './labels.ts';
 
@@ -17,21 +19,43 @@ type Choice = 'dismiss' | 'remove' | 'strip_location' | 'warn' | 'suspend';
 /** 'forever' stands for suspendDays null (until lifted). */
 type Duration = '1' | '7' | '30' | 'forever';
 
-const CHOICES: { value: Choice; label: string; postsOnly?: boolean }[] = [
-  { value: 'dismiss', label: 'Dismiss (nothing wrong)' },
-  { value: 'remove', label: 'Remove' },
-  { value: 'strip_location', label: 'Strip location', postsOnly: true },
-  { value: 'warn', label: 'Warn the author' },
-  { value: 'suspend', label: 'Suspend the author' },
+const CHOICES: { value: Choice; label: MessageDescriptor; postsOnly?: boolean }[] = [
+  {
+    value: 'dismiss',
+    label: defineMessage({ id: 'moderation.choice.dismiss', defaultMessage: 'Dismiss (nothing wrong)' }),
+  },
+  { value: 'remove', label: defineMessage({ id: 'moderation.choice.remove', defaultMessage: 'Remove' }) },
+  {
+    value: 'strip_location',
+    label: defineMessage({ id: 'moderation.choice.stripLocation', defaultMessage: 'Strip location' }),
+    postsOnly: true,
+  },
+  {
+    value: 'warn',
+    label: defineMessage({ id: 'moderation.choice.warn', defaultMessage: 'Warn the author' }),
+  },
+  {
+    value: 'suspend',
+    label: defineMessage({ id: 'moderation.choice.suspend', defaultMessage: 'Suspend the author' }),
+  },
 ];
 
-const DURATIONS: { value: Duration; label: string }[] = [
-  ...SUSPENSION_DAYS.map((days) => ({
-    value: String(days) as Duration,
-    label: days === 1 ? 'For 1 day' : `For ${days} days`,
-  })),
-  { value: 'forever', label: 'For good' },
-];
+/** The suspension lengths offered, each in words in the current language. */
+function durations(): { value: Duration; label: string }[] {
+  return [
+    ...SUSPENSION_DAYS.map((days) => ({
+      value: String(days) as Duration,
+      label: translate(
+        {
+          id: 'moderation.duration.forDays',
+          defaultMessage: '{count, plural, one {For # day} other {For # days}}',
+        },
+        { count: days },
+      ),
+    })),
+    { value: 'forever', label: translate({ id: 'moderation.duration.forGood', defaultMessage: 'For good' }) },
+  ];
+}
 
 /**
  * What the moderator does about one reported thing: one or more actions, the rule broken and an
@@ -45,6 +69,7 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
   const [explanation, setExplanation] = useState('');
   const [error, setError] = useState<string | null>(null);
   const take = useTakeActions();
+  const t = useTranslate();
   const choices = CHOICES.filter((c) => !c.postsOnly || group.targetType === 'post');
   const needsRule = chosen.some((c) => c !== 'dismiss');
 
@@ -57,10 +82,21 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (chosen.length === 0) return setError('Choose at least one action.');
-    if (needsRule && !rule) return setError('Choose which rule was broken.');
+    if (chosen.length === 0)
+      return setError(
+        t({ id: 'moderation.actions.noAction', defaultMessage: 'Choose at least one action.' }),
+      );
+    if (needsRule && !rule)
+      return setError(
+        t({ id: 'moderation.actions.noRule', defaultMessage: 'Choose which rule was broken.' }),
+      );
     if (needsRule && explanation.trim() === '')
-      return setError('Say why: the person affected reads this explanation.');
+      return setError(
+        t({
+          id: 'moderation.actions.noExplanation',
+          defaultMessage: 'Say why: the person affected reads this explanation.',
+        }),
+      );
     setError(null);
     const body: TakeModerationActionsBody = {
       actions: chosen.map((action) => ({
@@ -76,7 +112,11 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
       { reportId: group.reportId, body },
       {
         onSuccess: () =>
-          onDone(chosen.includes('dismiss') ? 'The reports were dismissed.' : 'Your decision was applied.'),
+          onDone(
+            chosen.includes('dismiss')
+              ? t({ id: 'moderation.actions.dismissed', defaultMessage: 'The reports were dismissed.' })
+              : t({ id: 'moderation.actions.applied', defaultMessage: 'Your decision was applied.' }),
+          ),
         onError: (err) => setError(errorMessage(err)),
       },
     );
@@ -85,10 +125,12 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
   return (
     <form className="actions-form" onSubmit={onSubmit} aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`} className="queue-card__heading">
-        Decide
+        <Message id="moderation.actions.heading" defaultMessage="Decide" />
       </h3>
       <fieldset className="actions-form__choices">
-        <legend className="visually-hidden">Actions</legend>
+        <legend className="visually-hidden">
+          <Message id="moderation.actions.legend" defaultMessage="Actions" />
+        </legend>
         {choices.map((choice) => (
           <label key={choice.value} className="actions-form__choice">
             <input
@@ -96,15 +138,17 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
               checked={chosen.includes(choice.value)}
               onChange={(e) => toggle(choice.value, e.target.checked)}
             />
-            <span>{choice.label}</span>
+            <span>{t(choice.label)}</span>
           </label>
         ))}
       </fieldset>
       {chosen.includes('suspend') && (
         <label className="actions-form__field">
-          <span>How long</span>
+          <span>
+            <Message id="moderation.actions.howLong" defaultMessage="How long" />
+          </span>
           <select value={duration} onChange={(e) => setDuration(e.target.value as Duration)}>
-            {DURATIONS.map((d) => (
+            {durations().map((d) => (
               <option key={d.value} value={d.value}>
                 {d.label}
               </option>
@@ -116,7 +160,9 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
         <>
           {/* Choices rather than a select: on a phone a closed select cut the longer rules short. */}
           <fieldset className="actions-form__choices actions-form__rules">
-            <legend className="actions-form__legend">Rule broken</legend>
+            <legend className="actions-form__legend">
+              <Message id="moderation.actions.rule" defaultMessage="Rule broken" />
+            </legend>
             {REPORT_REASONS.map((reason) => (
               <label key={reason} className="actions-form__choice">
                 <input
@@ -129,12 +175,15 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
                     setRule(reason);
                   }}
                 />
-                <span>{REASON_LABELS[reason]}</span>
+                <span>{t(REASON_LABELS[reason])}</span>
               </label>
             ))}
           </fieldset>
           <CountedTextarea
-            label="Explanation for the person affected"
+            label={t({
+              id: 'moderation.actions.explanation',
+              defaultMessage: 'Explanation for the person affected',
+            })}
             value={explanation}
             max={MODERATION_EXPLANATION_MAX}
             rows={3}
@@ -148,7 +197,11 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
         </p>
       )}
       <Button type="submit" variant="primary" disabled={take.isPending}>
-        {take.isPending ? 'Applying...' : 'Apply'}
+        {take.isPending ? (
+          <Message id="moderation.actions.applying" defaultMessage="Applying..." />
+        ) : (
+          <Message id="moderation.actions.apply" defaultMessage="Apply" />
+        )}
       </Button>
     </form>
   );

@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useAppeals, useDecideAppeal } from '../api/appeals.ts';
 import { ACTION_LABELS, REASON_LABELS, TARGET_LABELS } from './labels.ts';
 
@@ -20,6 +21,7 @@ function AppealCard({
   const [error, setError] = useState<string | null>(null);
   const decide = useDecideAppeal();
   const { decision } = appeal;
+  const t = useTranslate();
 
   const answer = (outcome: 'upheld' | 'overturned') => {
     setError(null);
@@ -29,8 +31,20 @@ function AppealCard({
         onSuccess: () =>
           onDecided(
             outcome === 'overturned'
-              ? `The decision is undone and ${appeal.appellant.username} is told.`
-              : `The decision stands and ${appeal.appellant.username} is told.`,
+              ? t(
+                  {
+                    id: 'moderation.appeal.overturned',
+                    defaultMessage: 'The decision is undone and {username} is told.',
+                  },
+                  { username: appeal.appellant.username },
+                )
+              : t(
+                  {
+                    id: 'moderation.appeal.upheld',
+                    defaultMessage: 'The decision stands and {username} is told.',
+                  },
+                  { username: appeal.appellant.username },
+                ),
           ),
         onError: (err) => setError(errorMessage(err)),
       },
@@ -41,40 +55,90 @@ function AppealCard({
     <article className="appeal-card card" aria-labelledby={headingId} data-appeal-id={appeal._id}>
       <header className="queue-card__header">
         <h3 id={headingId} className="queue-card__title">
-          Appeal by {appeal.appellant.username}
+          <Message
+            id="moderation.appeal.title"
+            defaultMessage="Appeal by {username}"
+            values={{ username: appeal.appellant.username }}
+          />
         </h3>
         <p className="queue-card__meta muted">
           <RelativeTime value={appeal.createdAt} />
         </p>
       </header>
-      <section className="queue-card__section" aria-label="The decision">
+      <section
+        className="queue-card__section"
+        aria-label={t({ id: 'moderation.appeal.decision', defaultMessage: 'The decision' })}
+      >
         <p className="queue-card__meta">
-          <strong>{ACTION_LABELS[decision.action]}</strong> · {TARGET_LABELS[decision.targetType]}
-          {decision.rule ? ` · ${REASON_LABELS[decision.rule]}` : ''} · by {decision.moderator.username},{' '}
-          <RelativeTime value={decision.createdAt} className="muted" />
+          {decision.rule ? (
+            <Message
+              id="moderation.appeal.decisionLine"
+              defaultMessage="<strong>{action}</strong> · {target} · {rule} · by {username}, {when}"
+              values={{
+                strong: (chunks) => <strong>{chunks}</strong>,
+                action: t(ACTION_LABELS[decision.action]),
+                target: t(TARGET_LABELS[decision.targetType]),
+                rule: t(REASON_LABELS[decision.rule]),
+                username: decision.moderator.username,
+                when: <RelativeTime value={decision.createdAt} className="muted" />,
+              }}
+            />
+          ) : (
+            <Message
+              id="moderation.appeal.decisionLineNoRule"
+              defaultMessage="<strong>{action}</strong> · {target} · by {username}, {when}"
+              values={{
+                strong: (chunks) => <strong>{chunks}</strong>,
+                action: t(ACTION_LABELS[decision.action]),
+                target: t(TARGET_LABELS[decision.targetType]),
+                username: decision.moderator.username,
+                when: <RelativeTime value={decision.createdAt} className="muted" />,
+              }}
+            />
+          )}
         </p>
-        {appeal.decidedByYou && <p className="appeal-card__own muted">You took this decision.</p>}
+        {appeal.decidedByYou && (
+          <p className="appeal-card__own muted">
+            <Message id="moderation.appeal.yours" defaultMessage="You took this decision." />
+          </p>
+        )}
         {(decision.thumbnailUrl || decision.excerpt) && (
           <div className="queue-card__snapshot">
             {decision.thumbnailUrl && (
               <img
                 className="queue-card__picture"
                 src={decision.thumbnailUrl}
-                alt="The picture, as reported"
+                alt={t({ id: 'moderation.appeal.picture', defaultMessage: 'The picture, as reported' })}
               />
             )}
             {decision.excerpt && <blockquote className="queue-card__quote">{decision.excerpt}</blockquote>}
           </div>
         )}
-        {decision.explanation && <p className="queue-card__text">Why: {decision.explanation}</p>}
+        {decision.explanation && (
+          <p className="queue-card__text">
+            <Message
+              id="moderation.why"
+              defaultMessage="Why: {explanation}"
+              values={{ explanation: decision.explanation }}
+            />
+          </p>
+        )}
       </section>
-      <section className="queue-card__section" aria-label="The appeal">
-        <h4 className="queue-card__heading">The appeal</h4>
+      <section
+        className="queue-card__section"
+        aria-label={t({ id: 'moderation.appeal.body', defaultMessage: 'The appeal' })}
+      >
+        <h4 className="queue-card__heading">
+          <Message id="moderation.appeal.body" defaultMessage="The appeal" />
+        </h4>
         <blockquote className="queue-card__quote appeal-card__body">{appeal.body}</blockquote>
       </section>
       <div className="actions-form">
         <CountedTextarea
-          label="Explanation for the person who appealed"
+          label={t({
+            id: 'moderation.appeal.explanation',
+            defaultMessage: 'Explanation for the person who appealed',
+          })}
           value={explanation}
           max={MODERATION_EXPLANATION_MAX}
           rows={2}
@@ -87,10 +151,10 @@ function AppealCard({
         )}
         <div className="appeal-card__buttons">
           <Button variant="primary" disabled={decide.isPending} onClick={() => answer('overturned')}>
-            Undo the decision
+            <Message id="moderation.appeal.overturn" defaultMessage="Undo the decision" />
           </Button>
           <Button variant="secondary" disabled={decide.isPending} onClick={() => answer('upheld')}>
-            Keep the decision
+            <Message id="moderation.appeal.uphold" defaultMessage="Keep the decision" />
           </Button>
         </div>
       </div>
@@ -108,18 +172,30 @@ export function AppealsSection() {
 
   return (
     <section className="appeals-section" aria-labelledby="appeals-heading">
-      <h2 id="appeals-heading">Appeals</h2>
+      <h2 id="appeals-heading">
+        <Message id="moderation.appeals.heading" defaultMessage="Appeals" />
+      </h2>
       {status && (
         <p className="notice notice--success" role="status">
           {status}
         </p>
       )}
       {appeals.isPending ? (
-        <p className="loading-text">Loading...</p>
+        <p className="loading-text">
+          <Message id="moderation.loading" defaultMessage="Loading..." />
+        </p>
       ) : appeals.isError ? (
-        <p className="notice notice--error">Error: {errorMessage(appeals.error)}</p>
+        <p className="notice notice--error">
+          <Message
+            id="moderation.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(appeals.error) }}
+          />
+        </p>
       ) : appeals.data.appeals.length === 0 ? (
-        <p className="muted">No appeal is waiting.</p>
+        <p className="muted">
+          <Message id="moderation.appeals.none" defaultMessage="No appeal is waiting." />
+        </p>
       ) : (
         <ul className="moderation__queue">
           {appeals.data.appeals.map((appeal) => (

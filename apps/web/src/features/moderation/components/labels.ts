@@ -1,27 +1,34 @@
 import type { ModerationActionKind, ReportReason, ReportTargetType } from '@cats/contracts';
+import { defineMessage, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
 
 /** How the moderation page words each report reason (the rule broken, when acting). */
-export const REASON_LABELS: Record<ReportReason, string> = {
-  spam: 'Spam',
-  harassment: 'Harassment or bullying',
-  off_topic: 'Not about cats',
-  private_information: "Someone's home or private information",
-  animal_cruelty: 'Animal cruelty',
-  other: 'Something else',
+export const REASON_LABELS: Record<ReportReason, MessageDescriptor> = {
+  spam: defineMessage({ id: 'moderation.reason.spam', defaultMessage: 'Spam' }),
+  harassment: defineMessage({ id: 'moderation.reason.harassment', defaultMessage: 'Harassment or bullying' }),
+  off_topic: defineMessage({ id: 'moderation.reason.offTopic', defaultMessage: 'Not about cats' }),
+  private_information: defineMessage({
+    id: 'moderation.reason.privateInformation',
+    defaultMessage: "Someone's home or private information",
+  }),
+  animal_cruelty: defineMessage({ id: 'moderation.reason.animalCruelty', defaultMessage: 'Animal cruelty' }),
+  other: defineMessage({ id: 'moderation.reason.other', defaultMessage: 'Something else' }),
 };
 
-export const TARGET_LABELS: Record<ReportTargetType, string> = {
-  post: 'Post',
-  comment: 'Comment',
-  user: 'Profile',
-  cat: 'Cat page',
+export const TARGET_LABELS: Record<ReportTargetType, MessageDescriptor> = {
+  post: defineMessage({ id: 'moderation.target.post', defaultMessage: 'Post' }),
+  comment: defineMessage({ id: 'moderation.target.comment', defaultMessage: 'Comment' }),
+  user: defineMessage({ id: 'moderation.target.user', defaultMessage: 'Profile' }),
+  cat: defineMessage({ id: 'moderation.target.cat', defaultMessage: 'Cat page' }),
 };
 
-export const ACTION_LABELS: Record<ModerationActionKind, string> = {
-  dismiss: 'Dismissed',
-  remove: 'Removed',
-  strip_location: 'Location removed',
-  warn: 'Warned',
-  suspend: 'Suspended',
-  restore: 'Restored',
+export const ACTION_LABELS: Record<ModerationActionKind, MessageDescriptor> = {
+  dismiss: defineMessage({ id: 'moderation.action.dismiss', defaultMessage: 'Dismissed' }),
+  remove: defineMessage({ id: 'moderation.action.remove', defaultMessage: 'Removed' }),
+  strip_location: defineMessage({
+    id: 'moderation.action.stripLocation',
+    defaultMessage: 'Location removed',
+  }),
+  warn: defineMessage({ id: 'moderation.action.warn', defaultMessage: 'Warned' }),
+  suspend: defineMessage({ id: 'moderation.action.suspend', defaultMessage: 'Suspended' }),
+  restore: defineMessage({ id: 'moderation.action.restore', defaultMessage: 'Restored' }),
 };

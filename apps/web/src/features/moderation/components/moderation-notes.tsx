@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useAddNote } from '../api/add-note.ts';
 
 /** Notes between moderators about one reported thing, oldest first, and a form to add one. */
@@ -20,11 +21,12 @@ export function ModerationNotes({
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
   const add = useAddNote();
+  const t = useTranslate();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (body.trim() === '') {
-      setError('Write a note first.');
+      setError(t({ id: 'moderation.notes.empty', defaultMessage: 'Write a note first.' }));
       return;
     }
     setError(null);
@@ -37,17 +39,28 @@ export function ModerationNotes({
   return (
     <section className="queue-card__section" aria-labelledby={headingId}>
       <h3 id={headingId} className="queue-card__heading">
-        Notes between moderators
+        <Message id="moderation.notes.heading" defaultMessage="Notes between moderators" />
       </h3>
       {notes.length === 0 ? (
-        <p className="muted queue-card__empty">No notes yet.</p>
+        <p className="muted queue-card__empty">
+          <Message id="moderation.notes.none" defaultMessage="No notes yet." />
+        </p>
       ) : (
         <ul className="queue-card__list">
           {notes.map((note) => (
             <li key={note._id} className="queue-card__note">
               <p className="queue-card__meta">
-                <strong>{note.author?.username ?? 'A former moderator'}</strong>{' '}
-                <RelativeTime value={note.createdAt} className="muted" />
+                <Message
+                  id="moderation.notes.meta"
+                  defaultMessage="<strong>{author}</strong> {when}"
+                  values={{
+                    strong: (chunks) => <strong>{chunks}</strong>,
+                    author:
+                      note.author?.username ??
+                      t({ id: 'moderation.notes.formerModerator', defaultMessage: 'A former moderator' }),
+                    when: <RelativeTime value={note.createdAt} className="muted" />,
+                  }}
+                />
               </p>
               <p className="queue-card__text">{note.body}</p>
             </li>
@@ -56,7 +69,7 @@ export function ModerationNotes({
       )}
       <form className="queue-card__note-form" onSubmit={onSubmit}>
         <CountedTextarea
-          label="Add a note for the other moderators"
+          label={t({ id: 'moderation.notes.label', defaultMessage: 'Add a note for the other moderators' })}
           value={body}
           max={MODERATION_NOTE_MAX}
           rows={2}
@@ -64,7 +77,11 @@ export function ModerationNotes({
           onChange={(e) => setBody(e.target.value)}
         />
         <Button type="submit" variant="secondary" size="sm" disabled={add.isPending}>
-          {add.isPending ? 'Adding...' : 'Add note'}
+          {add.isPending ? (
+            <Message id="moderation.notes.adding" defaultMessage="Adding..." />
+          ) : (
+            <Message id="moderation.notes.add" defaultMessage="Add note" />
+          )}
         </Button>
       </form>
     </section>

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import type { QueueGroup } from '@cats/contracts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { ActionsForm } from './actions-form.tsx';
 import { ModerationNotes } from './moderation-notes.tsx';
 import { ACTION_LABELS, REASON_LABELS, TARGET_LABELS } from './labels.ts';
@@ -23,8 +24,15 @@ function targetLink(group: QueueGroup): string | null {
 /** The reported content as it was when reported. */
 function Snapshot({ group }: { group: QueueGroup }) {
   const { snapshot } = group;
+  const t = useTranslate();
   const alt =
-    snapshot.altText ?? (snapshot.catName ? `Photo of ${snapshot.catName}` : 'The reported picture');
+    snapshot.altText ??
+    (snapshot.catName
+      ? t(
+          { id: 'moderation.snapshot.catPhoto', defaultMessage: 'Photo of {name}' },
+          { name: snapshot.catName },
+        )
+      : t({ id: 'moderation.snapshot.picture', defaultMessage: 'The reported picture' }));
   return (
     <div className="queue-card__snapshot">
       {snapshot.pictureUrl && <img className="queue-card__picture" src={snapshot.pictureUrl} alt={alt} />}
@@ -43,7 +51,14 @@ function Snapshot({ group }: { group: QueueGroup }) {
           !snapshot.name &&
           !snapshot.catName &&
           !snapshot.description &&
-          !snapshot.username && <p className="muted">The report kept no copy of the content.</p>}
+          !snapshot.username && (
+            <p className="muted">
+              <Message
+                id="moderation.snapshot.none"
+                defaultMessage="The report kept no copy of the content."
+              />
+            </p>
+          )}
       </div>
     </div>
   );
@@ -57,22 +72,39 @@ export function QueueCard({ group, onDecided }: { group: QueueGroup; onDecided: 
   const headingId = useId();
   const link = targetLink(group);
   const count = group.reports.length;
+  const t = useTranslate();
 
   return (
     <article className="queue-card card" aria-labelledby={headingId} data-report-id={group.reportId}>
       <header className="queue-card__header">
         <h2 id={headingId} className="queue-card__title">
-          {TARGET_LABELS[group.targetType]}
-          {group.author ? ` by ${group.author.username}` : ''}
+          {group.author ? (
+            <Message
+              id="moderation.card.titleBy"
+              defaultMessage="{target} by {username}"
+              values={{ target: t(TARGET_LABELS[group.targetType]), username: group.author.username }}
+            />
+          ) : (
+            t(TARGET_LABELS[group.targetType])
+          )}
         </h2>
         <p className="queue-card__meta muted">
-          {count === 1 ? '1 report' : `${count} reports`}, the first{' '}
-          <RelativeTime value={group.oldestReportAt} />
-          {link && (
-            <>
-              {' · '}
-              <Link to={link}>Open</Link>
-            </>
+          {link ? (
+            <Message
+              id="moderation.card.reportCountOpen"
+              defaultMessage="{count, plural, one {# report} other {# reports}}, the first {when} · <link>Open</link>"
+              values={{
+                count,
+                when: <RelativeTime value={group.oldestReportAt} />,
+                link: (chunks) => <Link to={link}>{chunks}</Link>,
+              }}
+            />
+          ) : (
+            <Message
+              id="moderation.card.reportCount"
+              defaultMessage="{count, plural, one {# report} other {# reports}}, the first {when}"
+              values={{ count, when: <RelativeTime value={group.oldestReportAt} /> }}
+            />
           )}
         </p>
       </header>
@@ -81,14 +113,22 @@ export function QueueCard({ group, onDecided }: { group: QueueGroup; onDecided: 
 
       <section className="queue-card__section" aria-labelledby={`${headingId}-reports`}>
         <h3 id={`${headingId}-reports`} className="queue-card__heading">
-          Reports
+          <Message id="moderation.card.reports" defaultMessage="Reports" />
         </h3>
         <ul className="queue-card__list">
           {group.reports.map((report) => (
             <li key={report._id} className="queue-card__report">
               <p className="queue-card__meta">
-                <strong>{report.reporter.username}</strong> · {REASON_LABELS[report.reason]} ·{' '}
-                <RelativeTime value={report.updatedAt} className="muted" />
+                <Message
+                  id="moderation.card.reportLine"
+                  defaultMessage="<strong>{username}</strong> · {reason} · {when}"
+                  values={{
+                    strong: (chunks) => <strong>{chunks}</strong>,
+                    username: report.reporter.username,
+                    reason: t(REASON_LABELS[report.reason]),
+                    when: <RelativeTime value={report.updatedAt} className="muted" />,
+                  }}
+                />
               </p>
               {report.note && <p className="queue-card__text">{report.note}</p>}
             </li>
@@ -98,20 +138,39 @@ export function QueueCard({ group, onDecided }: { group: QueueGroup; onDecided: 
 
       <section className="queue-card__section" aria-labelledby={`${headingId}-strikes`}>
         <h3 id={`${headingId}-strikes`} className="queue-card__heading">
-          {group.strikeCount === 0
-            ? 'No earlier strikes'
-            : group.strikeCount === 1
-              ? '1 earlier strike'
-              : `${group.strikeCount} earlier strikes`}
+          <Message
+            id="moderation.card.strikes"
+            defaultMessage="{count, plural, =0 {No earlier strikes} one {# earlier strike} other {# earlier strikes}}"
+            values={{ count: group.strikeCount }}
+          />
         </h3>
         {group.strikes.length > 0 && (
           <ul className="queue-card__list">
             {group.strikes.map((strike) => (
               <li key={strike._id} className="queue-card__strike">
                 <p className="queue-card__meta">
-                  <strong>{ACTION_LABELS[strike.action]}</strong>
-                  {strike.rule ? ` · ${REASON_LABELS[strike.rule]}` : ''} ·{' '}
-                  <RelativeTime value={strike.createdAt} className="muted" />
+                  {strike.rule ? (
+                    <Message
+                      id="moderation.card.strikeLine"
+                      defaultMessage="<strong>{action}</strong> · {rule} · {when}"
+                      values={{
+                        strong: (chunks) => <strong>{chunks}</strong>,
+                        action: t(ACTION_LABELS[strike.action]),
+                        rule: t(REASON_LABELS[strike.rule]),
+                        when: <RelativeTime value={strike.createdAt} className="muted" />,
+                      }}
+                    />
+                  ) : (
+                    <Message
+                      id="moderation.card.strikeLineNoRule"
+                      defaultMessage="<strong>{action}</strong> · {when}"
+                      values={{
+                        strong: (chunks) => <strong>{chunks}</strong>,
+                        action: t(ACTION_LABELS[strike.action]),
+                        when: <RelativeTime value={strike.createdAt} className="muted" />,
+                      }}
+                    />
+                  )}
                 </p>
                 {strike.explanation && <p className="queue-card__text">{strike.explanation}</p>}
               </li>

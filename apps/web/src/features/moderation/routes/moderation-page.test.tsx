@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import {
@@ -12,6 +12,7 @@ import {
   type QueueGroup,
   type Role,
 } from '@cats/contracts';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import ModerationPage from './moderation-page.tsx';
 
@@ -335,5 +336,36 @@ describe('ModerationPage', () => {
     const [url, init] = calls('POST').at(-1) as [string, RequestInit];
     expect(url).toBe('/api/moderation/actions/l2/restore');
     expect(JSON.parse(String(init.body))).toEqual({ explanation: 'The door was the vet.' });
+  });
+});
+
+describe('ModerationPage in Spanish', () => {
+  afterEach(() => act(() => startLanguage('en')));
+
+  it('shows the queue, its health and the decision form in Spanish, with plurals', async () => {
+    await act(() => startLanguage('es'));
+    api({ oldestAge: 21 * HOUR });
+    setup();
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'La denuncia más antigua lleva esperando más de 20 horas.',
+    );
+    const card = await screen.findByRole('article', { name: 'Publicación de gato_malaga' });
+    expect(within(card).getByRole('img', { name: 'Foto de Pimienta' })).toBeTruthy();
+    expect(within(card).getByRole('heading', { name: '1 falta anterior' })).toBeTruthy();
+    expect(within(card).getByText(/^1 denuncia, la primera/)).toBeTruthy();
+    expect(within(card).getByText('tom.tabby').closest('p')!.textContent).toMatch(
+      /^tom\.tabby · La casa de alguien o información privada · /,
+    );
+    fireEvent.click(within(card).getByRole('checkbox', { name: 'Suspender al autor' }));
+    const howLong = within(card).getByRole('combobox', { name: 'Duración' });
+    expect(
+      within(howLong)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Durante 1 día', 'Durante 7 días', 'Durante 30 días', 'Para siempre']);
+    fireEvent.click(within(card).getByRole('button', { name: 'Aplicar' }));
+    expect(within(card).getByRole('alert').textContent).toBe(
+      'Explica el motivo: la persona afectada leerá esta explicación.',
+    );
   });
 });

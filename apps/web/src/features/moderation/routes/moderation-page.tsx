@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMyProfile } from '../../../lib/my-profile.ts';
 import { useQueue } from '../api/get-queue.ts';
@@ -11,8 +12,6 @@ import { QueueCard } from '../components/queue-card.tsx';
 import { QueueStats } from '../components/queue-stats.tsx';
 import { TeamSection } from '../components/team-section.tsx';
 import '../moderation.css';
-
-const NOT_STAFF = 'Only moderators can see this page.';
 
 /**
  * /moderation (issue 27): the queue of reported things, the one waiting longest first, the queue's
@@ -26,20 +25,33 @@ export default function ModerationPage() {
   const queue = useQueue(isStaff);
   const stats = useStats(isStaff);
   const [status, setStatus] = useState<string | null>(null);
+  const t = useTranslate();
 
   const refused = [queue.error, stats.error].some((e) => e instanceof ApiError && e.status === 403);
 
   return (
     <div className="page page--wide moderation">
-      <title>Moderation · Neighbourhood Cats</title>
-      <h1>Moderation</h1>
+      <title>{t({ id: 'moderation.page.title', defaultMessage: 'Moderation · Neighbourhood Cats' })}</title>
+      <h1>
+        <Message id="moderation.page.heading" defaultMessage="Moderation" />
+      </h1>
       {profile.isPending ? (
-        <p className="loading-text">Loading...</p>
+        <p className="loading-text">
+          <Message id="moderation.loading" defaultMessage="Loading..." />
+        </p>
       ) : profile.isError ? (
-        <p className="notice notice--error">Error: {errorMessage(profile.error)}</p>
+        <p className="notice notice--error">
+          <Message
+            id="moderation.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(profile.error) }}
+          />
+        </p>
       ) : !isStaff || refused ? (
         <div className="moderation__gate card">
-          <p>{NOT_STAFF}</p>
+          <p>
+            <Message id="moderation.page.notStaff" defaultMessage="Only moderators can see this page." />
+          </p>
         </div>
       ) : (
         <div className="moderation__layout">
@@ -51,12 +63,25 @@ export default function ModerationPage() {
               </p>
             )}
             {queue.isPending ? (
-              <p className="loading-text">Loading...</p>
+              <p className="loading-text">
+                <Message id="moderation.loading" defaultMessage="Loading..." />
+              </p>
             ) : queue.isError ? (
-              <p className="notice notice--error">Error: {errorMessage(queue.error)}</p>
+              <p className="notice notice--error">
+                <Message
+                  id="moderation.error"
+                  defaultMessage="Error: {message}"
+                  values={{ message: errorMessage(queue.error) }}
+                />
+              </p>
             ) : queue.data.pages[0]?.groups.length === 0 ? (
               <div className="moderation__empty card">
-                <p>The queue is empty. Nothing is waiting for a moderator.</p>
+                <p>
+                  <Message
+                    id="moderation.queue.empty"
+                    defaultMessage="The queue is empty. Nothing is waiting for a moderator."
+                  />
+                </p>
               </div>
             ) : (
               <>
@@ -76,7 +101,11 @@ export default function ModerationPage() {
                     disabled={queue.isFetchingNextPage}
                     onClick={() => void queue.fetchNextPage()}
                   >
-                    {queue.isFetchingNextPage ? 'Loading...' : 'Show more reports'}
+                    {queue.isFetchingNextPage ? (
+                      <Message id="moderation.loading" defaultMessage="Loading..." />
+                    ) : (
+                      <Message id="moderation.queue.more" defaultMessage="Show more reports" />
+                    )}
                   </Button>
                 )}
               </>

@@ -5,36 +5,45 @@ import { Button } from '../../../components/button.tsx';
 import { DemoDisabledModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { useRestorePost } from '../../../components/post/api/restore-post.ts';
+import { imageAlt } from '../../../components/post/post-alt.ts';
+import type { Language } from '../../../i18n/languages.ts';
+import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 import { useTrash } from '../api/get-trash.ts';
 import './trash-page.css';
-import { imageAlt } from '../../../components/post/post-alt.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** How long until the sweep may purge it, in days begun (30 right after deleting, 1 on the last day). */
-function daysLeftText(purgeAt: string, now: number): string {
-  const days = Math.ceil((Date.parse(purgeAt) - now) / DAY_MS);
-  if (days >= 2) return `${days} days left`;
-  if (days === 1) return '1 day left';
-  return 'Deleted for good within a day';
-}
+/** The Intl locale of dates in each language: English writes them the British way. */
+const DATE_LOCALES: Record<Language, string> = { en: 'en-GB', es: 'es-ES' };
 
-function describe(post: TrashedPost): string {
-  return post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+/** How long until the sweep may purge it, in days begun (30 right after deleting, 1 on the last day). */
+function DaysLeft({ purgeAt, now }: { purgeAt: string; now: number }) {
+  const days = Math.ceil((Date.parse(purgeAt) - now) / DAY_MS);
+  if (days >= 1)
+    return (
+      <Message
+        id="trash.daysLeft"
+        defaultMessage="{count, plural, one {# day left} other {# days left}}"
+        values={{ count: days }}
+      />
+    );
+  return <Message id="trash.lastDay" defaultMessage="Deleted for good within a day" />;
 }
 
 /** /profile/trash (issue 24): deleted pictures wait here 30 days, and can be put back as they were. */
 export default function TrashPage() {
   const trash = useTrash();
   const restore = useRestorePost();
-  const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [status, setStatus] = useState<{ kind: 'success' } | { kind: 'error'; text: string } | null>(null);
   const [demo, setDemo] = useState(false);
   const [now] = useState(() => Date.now());
+  const t = useTranslate();
+  const locale = DATE_LOCALES[useLanguage()];
 
   const onRestore = (post: TrashedPost) => {
     setStatus(null);
     restore.mutate(post._id, {
-      onSuccess: () => setStatus({ kind: 'success', text: 'Picture restored to your profile.' }),
+      onSuccess: () => setStatus({ kind: 'success' }),
       onError: (err) =>
         isDemoRefusal(err) ? setDemo(true) : setStatus({ kind: 'error', text: errorMessage(err) }),
     });
@@ -42,16 +51,24 @@ export default function TrashPage() {
 
   return (
     <div className="page trash">
-      <title>Trash · Neighbourhood Cats</title>
-      <h1>Trash</h1>
+      <title>{t({ id: 'trash.page.title', defaultMessage: 'Trash · Neighbourhood Cats' })}</title>
+      <h1>
+        <Message id="trash.page.heading" defaultMessage="Trash" />
+      </h1>
       <p className="trash__intro">
-        Pictures you delete stay here for 30 days, then they are deleted for good. Restore one to put it back
-        where it was, with its likes and comments.
+        <Message
+          id="trash.intro"
+          defaultMessage="Pictures you delete stay here for 30 days, then they are deleted for good. Restore one to put it back where it was, with its likes and comments."
+        />
       </p>
       <p className="notice notice--success trash__status" role="status" hidden={status?.kind !== 'success'}>
         {status?.kind === 'success' && (
           <span>
-            {status.text} <Link to="/profile/me">View your profile</Link>
+            <Message
+              id="trash.restored"
+              defaultMessage="Picture restored to your profile. <link>View your profile</link>"
+              values={{ link: (chunks) => <Link to="/profile/me">{chunks}</Link> }}
+            />
           </span>
         )}
       </p>
@@ -61,13 +78,28 @@ export default function TrashPage() {
         </p>
       )}
       {trash.isPending ? (
-        <p className="loading-text">Loading...</p>
+        <p className="loading-text">
+          <Message id="trash.loading" defaultMessage="Loading..." />
+        </p>
       ) : trash.isError ? (
-        <p className="notice notice--error">Error: {errorMessage(trash.error)}</p>
+        <p className="notice notice--error">
+          <Message
+            id="trash.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(trash.error) }}
+          />
+        </p>
       ) : trash.data.posts.length === 0 ? (
         <div className="trash__empty card">
-          <p>Your trash is empty.</p>
-          <p className="muted">Pictures you delete from your cards show up here for 30 days.</p>
+          <p>
+            <Message id="trash.empty" defaultMessage="Your trash is empty." />
+          </p>
+          <p className="muted">
+            <Message
+              id="trash.emptyHint"
+              defaultMessage="Pictures you delete from your cards show up here for 30 days."
+            />
+          </p>
         </div>
       ) : (
         <ul className="trash__list">
@@ -87,8 +119,8 @@ export default function TrashPage() {
                   {post.catName && <p className="trash__cat-name">{post.catName}</p>}
                   {post.caption && <p className="trash__caption">{post.caption}</p>}
                   <p className="trash__left muted">
-                    <time dateTime={post.purgeAt} title={new Date(post.purgeAt).toLocaleString()}>
-                      {daysLeftText(post.purgeAt, now)}
+                    <time dateTime={post.purgeAt} title={new Date(post.purgeAt).toLocaleString(locale)}>
+                      <DaysLeft purgeAt={post.purgeAt} now={now} />
                     </time>
                   </p>
                 </div>
@@ -97,10 +129,20 @@ export default function TrashPage() {
                   size="sm"
                   className="trash__restore"
                   disabled={restoring}
-                  aria-label={`Restore ${describe(post)}`}
+                  aria-label={
+                    post.catName
+                      ? t(
+                          { id: 'trash.restoreCat', defaultMessage: 'Restore Photo of {name}' },
+                          { name: post.catName },
+                        )
+                      : t(
+                          { id: 'trash.restoreBy', defaultMessage: 'Restore Cat photo by {username}' },
+                          { username: post.user.username },
+                        )
+                  }
                   onClick={() => onRestore(post)}
                 >
-                  Restore
+                  <Message id="trash.restore" defaultMessage="Restore" />
                 </Button>
               </li>
             );
@@ -108,7 +150,9 @@ export default function TrashPage() {
         </ul>
       )}
       <p className="trash__back">
-        <Link to="/profile/settings">Back to settings</Link>
+        <Link to="/profile/settings">
+          <Message id="trash.back" defaultMessage="Back to settings" />
+        </Link>
       </p>
       {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
     </div>
