@@ -1,6 +1,6 @@
 import type { ModerationActionKind, ReportReason, ReportTargetType, Statement } from '@cats/contracts';
-import { currentLanguage, defineMessage, translate, type MessageDescriptor } from '../../i18n/i18n-store.ts';
-import type { Language } from '../../i18n/languages.ts';
+import { defineMessage, translate, type MessageDescriptor } from '../../i18n/i18n-store.ts';
+import { dateLocale } from '../../lib/relative-time.ts';
 
 /**
  * A table of messages read as a table of texts: each entry is translated when it is read, in the
@@ -30,11 +30,9 @@ export const RULE_MESSAGES: Record<ReportReason, MessageDescriptor> = {
 /** The same, as text in the current language. */
 export const RULE_LABELS = translatedTable(RULE_MESSAGES);
 
-/** The Intl locale of dates in each language: English writes them the British way. */
-const DATE_LOCALES: Record<Language, string> = { en: 'en-GB', es: 'es-ES' };
 const formats = new Map<string, Intl.DateTimeFormat>();
 function dateFormat(kind: 'day' | 'moment'): Intl.DateTimeFormat {
-  const locale = DATE_LOCALES[currentLanguage()];
+  const locale = dateLocale();
   const key = `${kind}:${locale}`;
   let format = formats.get(key);
   if (!format) {

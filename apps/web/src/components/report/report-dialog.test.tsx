@@ -9,7 +9,7 @@ import {
   type CreateReportBody,
   type Post,
 } from '@cats/contracts';
-import { startLanguage } from '../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../i18n/i18n-store.ts';
 import { api } from '../../lib/api-client.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { clearToasts, ToastRegion } from '../toast.tsx';
@@ -208,10 +208,10 @@ describe('ReportDialog', () => {
 });
 
 describe('ReportDialog in Spanish', () => {
-  afterEach(() => act(() => startLanguage('en')));
+  afterEach(() => act(() => loadLanguage('en')));
 
   it('asks, offers the reasons and refuses a missing reason in Spanish', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     renderDialog({ type: 'user', id: 'u1' }, { _id: 'u1', username: 'whiskers' });
     expect(screen.getByRole('dialog', { name: 'Denunciar a whiskers' })).toBeTruthy();
     const group = screen.getByRole('radiogroup', { name: '¿Por qué lo denuncias?' });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import AboutPage from './about-page.tsx';
 
 const renderPage = () =>
@@ -25,10 +25,10 @@ describe('AboutPage', () => {
   });
 
   describe('in Spanish', () => {
-    afterEach(() => act(() => startLanguage('en')));
+    afterEach(() => act(() => loadLanguage('en')));
 
     it('speaks Spanish and keeps the products’ names', async () => {
-      await act(() => startLanguage('es'));
+      await act(() => loadLanguage('es'));
       renderPage();
       expect(screen.getByRole('heading', { level: 1, name: 'Acerca de Neighbourhood Cats' })).toBeTruthy();
       expect(screen.getByRole('link', { name: 'el equipo de Neighbourhood Cats' })).toBeTruthy();

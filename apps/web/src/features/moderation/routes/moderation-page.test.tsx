@@ -12,7 +12,7 @@ import {
   type QueueGroup,
   type Role,
 } from '@cats/contracts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import ModerationPage from './moderation-page.tsx';
 
@@ -340,10 +340,10 @@ describe('ModerationPage', () => {
 });
 
 describe('ModerationPage in Spanish', () => {
-  afterEach(() => act(() => startLanguage('en')));
+  afterEach(() => act(() => loadLanguage('en')));
 
   it('shows the queue, its health and the decision form in Spanish, with plurals', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     api({ oldestAge: 21 * HOUR });
     setup();
     expect((await screen.findByRole('alert')).textContent).toBe(

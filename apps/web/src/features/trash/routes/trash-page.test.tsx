@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import type { TrashedPost } from '@cats/contracts';
 import { testPost } from '../../../components/post/test-post.ts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import TrashPage from './trash-page.tsx';
 
@@ -64,10 +64,10 @@ describe('TrashPage', () => {
   });
 
   describe('in Spanish', () => {
-    afterEach(() => act(() => startLanguage('en')));
+    afterEach(() => act(() => loadLanguage('en')));
 
     it('speaks Spanish, plurals included', async () => {
-      await act(() => startLanguage('es'));
+      await act(() => loadLanguage('es'));
       setup(posts);
       expect(screen.getByRole('heading', { name: 'Papelera' })).toBeTruthy();
       const first = (await screen.findByRole('button', { name: 'Restaurar la foto de Pimienta' })).closest(

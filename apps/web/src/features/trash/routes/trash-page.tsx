@@ -6,15 +6,12 @@ import { DemoDisabledModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { useRestorePost } from '../../../components/post/api/restore-post.ts';
 import { imageAlt } from '../../../components/post/post-alt.ts';
-import type { Language } from '../../../i18n/languages.ts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 import { useTrash } from '../api/get-trash.ts';
 import './trash-page.css';
+import { dateLocale } from '../../../lib/relative-time.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The Intl locale of dates in each language: English writes them the British way. */
-const DATE_LOCALES: Record<Language, string> = { en: 'en-GB', es: 'es-ES' };
 
 /** How long until the sweep may purge it, in days begun (30 right after deleting, 1 on the last day). */
 function DaysLeft({ purgeAt, now }: { purgeAt: string; now: number }) {
@@ -38,7 +35,7 @@ export default function TrashPage() {
   const [demo, setDemo] = useState(false);
   const [now] = useState(() => Date.now());
   const t = useTranslate();
-  const locale = DATE_LOCALES[useLanguage()];
+  const locale = dateLocale(useLanguage());
 
   const onRestore = (post: TrashedPost) => {
     setStatus(null);
