@@ -60,7 +60,7 @@ describe('NotificationBell', () => {
     expect(link.getAttribute('aria-label')).toBe('Notifications, more than 99 unread');
     await act(() => loadLanguage('es'));
     expect(link.getAttribute('aria-label')).toBe('Notificaciones, más de 99 sin leer');
-    expect(link.textContent).toBe('99+Notificaciones');
+    expect(link.textContent).toBe('99+Avisos');
     expect(bellLabel(1200 - 1199)).toBe('Notificaciones, 1 sin leer');
   });
 

@@ -43,8 +43,10 @@ export function NotificationBell({ className }: { className: string }) {
           </span>
         )}
       </span>
+      {/* The word under the bell in the phone's tab bar, where six tabs share 390 px: its own message,
+          so that a language can give it a shorter word than the page's title. */}
       <span className="notification-bell__label">
-        <Message id="notifications.bell" defaultMessage="Notifications" />
+        <Message id="notifications.bell.tab" defaultMessage="Notifications" />
       </span>
     </NavLink>
   );
