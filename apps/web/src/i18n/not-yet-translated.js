@@ -5,12 +5,8 @@
  * screen speaks both languages.
  */
 export const NOT_YET_TRANSLATED = [
-  'apps/web/src/components/counted-textarea.tsx',
-  'apps/web/src/components/load-error.tsx',
   'apps/web/src/components/location-picker/location-chooser.tsx',
   'apps/web/src/components/location-picker/map-picker.tsx',
-  'apps/web/src/components/message-modal.tsx',
-  'apps/web/src/components/offline-bar.tsx',
   'apps/web/src/components/post/alt-text-badge.tsx',
   'apps/web/src/components/post/block-user-dialog.tsx',
   'apps/web/src/components/post/comments-panel.tsx',
@@ -27,7 +23,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/post-menu.tsx',
   'apps/web/src/components/post/post-modal.tsx',
   'apps/web/src/components/post/share-button.tsx',
-  'apps/web/src/components/toast.tsx',
   'apps/web/src/components/upload-queue/uploads-waiting.tsx',
   'apps/web/src/features/explore/components/explore-list.tsx',
   'apps/web/src/features/explore/components/explore-map.tsx',
