@@ -5,8 +5,6 @@
  * screen speaks both languages.
  */
 export const NOT_YET_TRANSLATED = [
-  'apps/web/src/components/location-picker/location-chooser.tsx',
-  'apps/web/src/components/location-picker/map-picker.tsx',
   'apps/web/src/components/post/alt-text-badge.tsx',
   'apps/web/src/components/post/block-user-dialog.tsx',
   'apps/web/src/components/post/comments-panel.tsx',
