@@ -21,7 +21,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/post-menu.tsx',
   'apps/web/src/components/post/post-modal.tsx',
   'apps/web/src/components/post/share-button.tsx',
-  'apps/web/src/components/upload-queue/uploads-waiting.tsx',
   'apps/web/src/features/explore/components/explore-list.tsx',
   'apps/web/src/features/explore/components/explore-map.tsx',
   'apps/web/src/features/explore/components/locate-control.tsx',
