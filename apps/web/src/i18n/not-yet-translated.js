@@ -37,7 +37,4 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/features/profiles/components/user-profile-header.tsx',
   'apps/web/src/features/profiles/routes/my-profile-page.tsx',
   'apps/web/src/features/profiles/routes/user-profile-page.tsx',
-  'apps/web/src/features/spot/components/cat-suggestions.tsx',
-  'apps/web/src/features/spot/components/location-section.tsx',
-  'apps/web/src/features/spot/routes/spot-page.tsx',
 ];
