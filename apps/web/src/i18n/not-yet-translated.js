@@ -31,10 +31,4 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/features/post/components/cat-suggestions.tsx',
   'apps/web/src/features/post/components/post-history-dialog.tsx',
   'apps/web/src/features/post/routes/post-page.tsx',
-  'apps/web/src/features/profiles/components/picture-upload.tsx',
-  'apps/web/src/features/profiles/components/profile-picture.tsx',
-  'apps/web/src/features/profiles/components/profile-posts.tsx',
-  'apps/web/src/features/profiles/components/user-profile-header.tsx',
-  'apps/web/src/features/profiles/routes/my-profile-page.tsx',
-  'apps/web/src/features/profiles/routes/user-profile-page.tsx',
 ];
