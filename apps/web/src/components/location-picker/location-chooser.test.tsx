@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Post } from '@cats/contracts';
-import { startLanguage } from '../../i18n/i18n-store.ts';
+import { loadLanguage, startLanguage } from '../../i18n/i18n-store.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { testPost } from '../post/test-post.ts';
 import { GEOLOCATION_TIMEOUT_MS } from './geolocation.ts';
@@ -262,7 +262,7 @@ describe('LocationChooser: pick on the map', () => {
   });
 
   it('speaks Spanish, with the decimal comma in the pin’s place', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     setup({ initial: { latitude: 36.7213, longitude: -4.4214, source: 'photo' } });
     expect(screen.getByText('Esta ubicación viene de la foto.')).toBeTruthy();
     fireEvent.click(button('Cambiar en el mapa'));

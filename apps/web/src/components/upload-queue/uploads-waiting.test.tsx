@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { Post } from '@cats/contracts';
-import { startLanguage } from '../../i18n/i18n-store.ts';
+import { loadLanguage, startLanguage } from '../../i18n/i18n-store.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { closeQueueDb } from '../../lib/upload-queue/queue-db.ts';
 import { createUploadQueue } from '../../lib/upload-queue/upload-queue.ts';
@@ -119,7 +119,7 @@ describe('UploadsWaiting (issue 28)', () => {
   });
 
   it('speaks Spanish, with the percentage written the Spanish way', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     setOnline(false);
     render(<UploadsWaiting queue={queue} />);
     await act(() => queue.enqueue(sighting('uno'), 'k5'));

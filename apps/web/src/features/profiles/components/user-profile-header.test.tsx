@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import type { UserProfileResponse } from '@cats/contracts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage, startLanguage } from '../../../i18n/i18n-store.ts';
 import { UserProfileHeader } from './user-profile-header.tsx';
 
 const base: UserProfileResponse = {
@@ -58,7 +58,7 @@ describe('UserProfileHeader', () => {
   });
 
   it('speaks Spanish, with the month in Spanish and Spanish plurals', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     renderHeader({ postCount: 1200 });
     expect(screen.getByText('1200 fotos')).toBeTruthy();
     expect(screen.getByText('Miembro desde noviembre de 2024')).toBeTruthy();

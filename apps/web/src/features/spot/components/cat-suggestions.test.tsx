@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { CatSuggestionsResponse, CatSummary } from '@cats/contracts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage, startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { CatSuggestions, type CatChoice } from './cat-suggestions.tsx';
 
@@ -204,7 +204,7 @@ describe('CatSuggestions', () => {
   });
 
   it('speaks Spanish', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     setup({ near: { latitude: 1, longitude: 2 } }, () =>
       Response.json({ cats: [] } satisfies CatSuggestionsResponse),
     );
