@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { UserProfileResponse } from '@cats/contracts';
 import { Avatar } from '../../../components/avatar.tsx';
 import type { Language } from '../../../i18n/languages.ts';
+import { dateLocale } from '../../../lib/relative-time.ts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 
 /** The month someone joined; null for a date the server did not send or that does not parse. */
@@ -12,9 +13,10 @@ function memberSince(
   if (!value) return null;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return null;
-  // English is written the British way ('November 2024'); Spanish 'noviembre de 2024'.
-  const locale = language === 'en' ? 'en-GB' : language;
-  const month = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }).format(date);
+  // 'November 2024', 'noviembre de 2024'.
+  const month = new Intl.DateTimeFormat(dateLocale(language), { month: 'long', year: 'numeric' }).format(
+    date,
+  );
   return { month, dateTime: date.toISOString() };
 }
 
