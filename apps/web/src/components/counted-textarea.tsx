@@ -1,4 +1,5 @@
 import { useId, type Ref, type TextareaHTMLAttributes } from 'react';
+import { Message } from '../i18n/message.tsx';
 import './counted-textarea.css';
 
 interface CountedTextareaProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value'> {
@@ -53,7 +54,12 @@ export function CountedTextarea({
           <span />
         )}
         <span id={`${id}-count`} className="counted-textarea__count">
-          {value.length} / {max}
+          <Message
+            id="common.counter"
+            defaultMessage="{count} / {max}"
+            // Strings: the counter reads '0 / 2000', without a thousands separator.
+            values={{ count: String(value.length), max: String(max) }}
+          />
         </span>
       </div>
       {error && (

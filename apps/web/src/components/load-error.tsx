@@ -1,4 +1,5 @@
 import { ApiError } from '../lib/api-client.ts';
+import { Message } from '../i18n/message.tsx';
 import { Button } from './button.tsx';
 import './load-error.css';
 
@@ -25,15 +26,23 @@ export function LoadError({ error, onRetry, className }: LoadErrorProps) {
     <div className={['load-error', className].filter(Boolean).join(' ')}>
       {isConnectionFailure(error) ? (
         <p className="load-error__message" role="alert">
-          Can&apos;t connect to server
+          <Message id="common.loadError.offline" defaultMessage="Can't connect to server" />
         </p>
       ) : (
         <p className="load-error__message" role="alert">
-          Error: {error instanceof Error ? error.message : 'Request failed'}
+          {error instanceof Error ? (
+            <Message
+              id="common.loadError.message"
+              defaultMessage="Error: {message}"
+              values={{ message: error.message }}
+            />
+          ) : (
+            <Message id="common.loadError.unknown" defaultMessage="Error: Request failed" />
+          )}
         </p>
       )}
       <Button variant="secondary" onClick={onRetry}>
-        Retry
+        <Message id="common.retry" defaultMessage="Retry" />
       </Button>
     </div>
   );

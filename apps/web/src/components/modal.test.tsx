@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { DEMO_USER_ID } from '@cats/contracts';
+import { startLanguage } from '../i18n/i18n-store.ts';
 import { ApiError } from '../lib/api-client.ts';
+import { authStore } from '../lib/auth-store.ts';
 import { DemoDisabledModal, isDemoDisabledError } from './message-modal.tsx';
 import { Modal } from './modal.tsx';
 
@@ -85,10 +88,34 @@ describe('DemoDisabledModal', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
-  it('recognises only the demo refusal', () => {
+  it('recognises the demo refusal by its 403 to the signed-in demo account, in any language', () => {
+    authStore.set({ accessToken: 't', userId: DEMO_USER_ID });
+    const spanish = 'Esta función no está disponible para la cuenta de demostración';
     expect(isDemoDisabledError(new ApiError(403, 'Feature disabled for demo user'))).toBe(true);
-    expect(isDemoDisabledError(new ApiError(403, 'Forbidden'))).toBe(false);
+    expect(isDemoDisabledError(new ApiError(403, spanish))).toBe(true);
     expect(isDemoDisabledError(new ApiError(400, 'Feature disabled for demo user'))).toBe(false);
     expect(isDemoDisabledError(new Error('Feature disabled for demo user'))).toBe(false);
+    const expired = new Headers({ 'www-authenticate': 'Bearer error="invalid_token"' });
+    expect(isDemoDisabledError(new ApiError(403, 'Forbidden', expired))).toBe(false);
+    // Anyone else's 403 is another refusal.
+    authStore.set({ accessToken: 't', userId: 'me' });
+    expect(isDemoDisabledError(new ApiError(403, 'Feature disabled for demo user'))).toBe(false);
+    authStore.clear();
+    expect(isDemoDisabledError(new ApiError(403, 'Feature disabled for demo user'))).toBe(false);
+  });
+
+  it('speaks Spanish', async () => {
+    await act(() => startLanguage('es'));
+    try {
+      render(<DemoDisabledModal onClose={() => {}} />);
+      expect(
+        screen.getByRole('alertdialog', {
+          name: 'Esta función no está disponible para la cuenta de demostración',
+        }),
+      ).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Aceptar' })).toBeTruthy();
+    } finally {
+      await act(() => startLanguage('en'));
+    }
   });
 });

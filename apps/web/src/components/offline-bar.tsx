@@ -1,5 +1,7 @@
 import { useOnline } from '../lib/use-online.ts';
 import { showToast } from './toast.tsx';
+import { translate } from '../i18n/i18n-store.ts';
+import { Message } from '../i18n/message.tsx';
 import './offline-bar.css';
 
 /**
@@ -13,7 +15,12 @@ export function OfflineBar() {
   return (
     <div className="offline-bar" role="status">
       {!online && (
-        <p className="offline-bar__text">You are offline. You are seeing the pages saved on this device.</p>
+        <p className="offline-bar__text">
+          <Message
+            id="common.offline.bar"
+            defaultMessage="You are offline. You are seeing the pages saved on this device."
+          />
+        </p>
       )}
     </div>
   );
@@ -21,5 +28,10 @@ export function OfflineBar() {
 
 /** A change (like, comment, hide...) that could not reach the server: said, not only logged. */
 export function showOfflineWriteToast(): void {
-  showToast({ message: 'You are offline, so this was not saved. Try again when you are back online.' });
+  showToast({
+    message: translate({
+      id: 'common.offline.notSaved',
+      defaultMessage: 'You are offline, so this was not saved. Try again when you are back online.',
+    }),
+  });
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
+import { useTranslate } from '../i18n/message.tsx';
 import './toast.css';
 
 /** How long a toast stays, unless the pointer rests on it or focus is inside it. */
@@ -71,6 +72,7 @@ export function ToastRegion() {
 function ToastItem({ toast }: { toast: Toast }) {
   const ref = useRef<HTMLDivElement>(null);
   const remaining = useRef(TOAST_DURATION_MS);
+  const t = useTranslate();
 
   // Counts down while neither hovered nor focused (WCAG 2.2.1: the person gets the time they need).
   useEffect(() => {
@@ -135,7 +137,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       <button
         type="button"
         className="toast__close"
-        aria-label="Dismiss"
+        aria-label={t({ id: 'common.toast.dismiss', defaultMessage: 'Dismiss' })}
         onClick={() => dismissToast(toast.id)}
       >
         <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">

@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import {
   alreadyShowsMessage,
   DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
   type CatsResponse,
   type Post,
   type SuggestCatResponse,
@@ -136,6 +137,8 @@ describe("'This is…' on someone else's picture", () => {
     expect(screen.getByRole('dialog', { name: 'Which cat is this?' })).toBeTruthy();
 
     status = 403;
+    // The demo account, known by its id: the refusal's text is in the reader's language.
+    authStore.set({ userId: DEMO_USER_ID });
     fireEvent.click(within(dialog).getByRole('button', { name: /Luna/ }));
     expect(await screen.findByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE })).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Which cat is this?' })).toBeNull();

@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import {
   CAT_MESSAGES,
   DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
   type CatsResponse,
   type CreateCatResponse,
   type LinkPostCatResponse,
@@ -184,6 +185,8 @@ describe("'Which cat is this?'", () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(CAT_MESSAGES.postNotYours);
     expect(screen.getByTestId('cat').textContent).toBe('');
 
+    // The demo account, known by its id: the refusal's text is in the reader's language.
+    authStore.set({ userId: DEMO_USER_ID });
     fireEvent.change(within(dialog).getByLabelText("New cat's name"), { target: { value: 'Luna' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create this cat' }));
     expect(await screen.findByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE })).toBeTruthy();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Post } from '@cats/contracts';
+import { loadLanguage, startLanguage } from '../../i18n/i18n-store.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { testPost } from '../post/test-post.ts';
 import { GEOLOCATION_TIMEOUT_MS } from './geolocation.ts';
@@ -96,11 +97,12 @@ const mapElement = async () => {
   }, MAP_LOAD);
 };
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   delete (navigator as { geolocation?: unknown }).geolocation;
   vi.unstubAllGlobals();
   authStore.clear();
+  await act(() => startLanguage('en'));
 });
 
 describe('LocationChooser: the current location', () => {
@@ -257,5 +259,15 @@ describe('LocationChooser: pick on the map', () => {
       fireEvent.click(button('Confirm location'));
     });
     expect(changes).toEqual([{ latitude: 36.7213, longitude: -4.4214, source: 'map' }]);
+  });
+
+  it('speaks Spanish, with the decimal comma in the pin’s place', async () => {
+    await act(() => loadLanguage('es'));
+    setup({ initial: { latitude: 36.7213, longitude: -4.4214, source: 'photo' } });
+    expect(screen.getByText('Esta ubicación viene de la foto.')).toBeTruthy();
+    fireEvent.click(button('Cambiar en el mapa'));
+    const text = await screen.findByText(/^El marcador está en la latitud/, {}, MAP_LOAD);
+    expect(text.textContent).toBe('El marcador está en la latitud 36,72130, longitud -4,42140.');
+    expect(button('Confirmar la ubicación')).toBeTruthy();
   });
 });

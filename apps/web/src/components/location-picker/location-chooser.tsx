@@ -1,6 +1,8 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@cats/contracts';
 import { Button } from '../button.tsx';
+import { defineMessage, type MessageDescriptor } from '../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { useLastSpot } from './api/get-last-spot.ts';
 import {
   currentPosition,
@@ -21,20 +23,44 @@ export interface ChosenLocation extends Coordinates {
   accuracy?: number;
 }
 
-const SOURCE_SENTENCES: Record<LocationSource, string> = {
-  photo: 'This location comes from the photo.',
-  device: 'This is your current location, as your browser reported it.',
-  map: 'You picked this location on the map.',
-  saved: 'This is the location saved with the picture.',
+const SOURCE_SENTENCES: Record<LocationSource, MessageDescriptor> = {
+  photo: defineMessage({
+    id: 'locationPicker.source.photo',
+    defaultMessage: 'This location comes from the photo.',
+  }),
+  device: defineMessage({
+    id: 'locationPicker.source.device',
+    defaultMessage: 'This is your current location, as your browser reported it.',
+  }),
+  map: defineMessage({
+    id: 'locationPicker.source.map',
+    defaultMessage: 'You picked this location on the map.',
+  }),
+  saved: defineMessage({
+    id: 'locationPicker.source.saved',
+    defaultMessage: 'This is the location saved with the picture.',
+  }),
 };
 
-const FAILURE_MESSAGES: Record<GeolocationFailure, string> = {
-  unsupported: 'This browser cannot share your location. Pick the place on the map instead.',
-  denied:
-    "Your browser did not allow this site to use your location. Allow it in the browser's site settings, or pick the place on the map instead.",
-  unavailable:
-    'Your location is not available right now. Try again in a moment, or pick the place on the map instead.',
-  timeout: 'Finding your location took too long. Try again, or pick the place on the map instead.',
+const FAILURE_MESSAGES: Record<GeolocationFailure, MessageDescriptor> = {
+  unsupported: defineMessage({
+    id: 'locationPicker.failure.unsupported',
+    defaultMessage: 'This browser cannot share your location. Pick the place on the map instead.',
+  }),
+  denied: defineMessage({
+    id: 'locationPicker.failure.denied',
+    defaultMessage:
+      "Your browser did not allow this site to use your location. Allow it in the browser's site settings, or pick the place on the map instead.",
+  }),
+  unavailable: defineMessage({
+    id: 'locationPicker.failure.unavailable',
+    defaultMessage:
+      'Your location is not available right now. Try again in a moment, or pick the place on the map instead.',
+  }),
+  timeout: defineMessage({
+    id: 'locationPicker.failure.timeout',
+    defaultMessage: 'Finding your location took too long. Try again, or pick the place on the map instead.',
+  }),
 };
 
 /** Above this the browser's guess (often from the network) is worth checking on the map. */
@@ -74,8 +100,9 @@ export function LocationChooser({
   sentences,
   mapHelp,
   mapLabel,
-  removeLabel = 'Remove location',
+  removeLabel,
 }: LocationChooserProps) {
+  const t = useTranslate();
   const [locating, setLocating] = useState(false);
   const [failure, setFailure] = useState<GeolocationFailure | null>(null);
   const [mapOpen, setMapOpen] = useState(false);
@@ -144,7 +171,7 @@ export function LocationChooser({
   const vague = value?.source === 'device' && value.accuracy !== undefined && value.accuracy > VAGUE_METRES;
   const loadingMap = (
     <p role="status" className="location-picker__status">
-      Loading the map...
+      <Message id="locationPicker.loadingMap" defaultMessage="Loading the map..." />
     </p>
   );
 
@@ -152,23 +179,32 @@ export function LocationChooser({
     <div className="location-picker">
       {value ? (
         <p className="location-picker__source">
-          {sentences?.[value.source] ?? SOURCE_SENTENCES[value.source]}
+          {sentences?.[value.source] ?? t(SOURCE_SENTENCES[value.source])}
         </p>
       ) : (
         emptyMessage
       )}
       {vague && (
         <p className="location-picker__detail">
-          {`Your browser placed you to within about ${Math.round(value.accuracy! / 10) * 10} m, so check the place on the map.`}
+          <Message
+            id="locationPicker.vague"
+            defaultMessage="Your browser placed you to within about {metres} m, so check the place on the map."
+            // A string: '1530 m', as a distance is written, without a thousands separator.
+            values={{ metres: String(Math.round(value.accuracy! / 10) * 10) }}
+          />
         </p>
       )}
       {!mapOpen && (
         <div className="location-picker__choices">
           <Button variant="secondary" disabled={disabled || locating} onClick={() => void locate()}>
-            Use my current location
+            <Message id="locationPicker.useCurrent" defaultMessage="Use my current location" />
           </Button>
           <Button ref={mapButton} variant="secondary" disabled={disabled} onClick={openMap}>
-            {value ? 'Change on the map' : 'Pick on the map'}
+            {value ? (
+              <Message id="locationPicker.changeOnMap" defaultMessage="Change on the map" />
+            ) : (
+              <Message id="locationPicker.pickOnMap" defaultMessage="Pick on the map" />
+            )}
           </Button>
           {value && removable && (
             <Button
@@ -179,19 +215,19 @@ export function LocationChooser({
                 onChange(null);
               }}
             >
-              {removeLabel}
+              {removeLabel ?? t({ id: 'locationPicker.remove', defaultMessage: 'Remove location' })}
             </Button>
           )}
         </div>
       )}
       {locating && (
         <p role="status" className="location-picker__status">
-          Finding your location...
+          <Message id="locationPicker.finding" defaultMessage="Finding your location..." />
         </p>
       )}
       {failure && (
         <p role="alert" className="location-picker__error">
-          {FAILURE_MESSAGES[failure]}
+          {t(FAILURE_MESSAGES[failure])}
         </p>
       )}
       {mapOpen &&

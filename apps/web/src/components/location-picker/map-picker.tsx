@@ -4,6 +4,8 @@ import L, { type LeafletEvent, type Map as LeafletMap } from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MAP_MAX_ZOOM, MAP_MIN_ZOOM } from '@cats/contracts';
 import { Button } from '../button.tsx';
+import { defineMessage } from '../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { TILE_LAYER_OPTIONS } from '../../lib/leaflet-tiles.ts';
 import { useMapConfig } from '../../lib/map-config.ts';
 import type { Coordinates } from './geolocation.ts';
@@ -19,9 +21,15 @@ export interface MapPickerProps {
   label?: string | undefined;
 }
 
-const PICTURE_HELP =
-  'Drag the pin or tap the map where the picture was taken. With a keyboard, focus the map and move the pin with the arrow keys.';
-const PICTURE_LABEL = 'Map for choosing where the picture was taken';
+const PICTURE_HELP = defineMessage({
+  id: 'locationPicker.map.help',
+  defaultMessage:
+    'Drag the pin or tap the map where the picture was taken. With a keyboard, focus the map and move the pin with the arrow keys.',
+});
+const PICTURE_LABEL = defineMessage({
+  id: 'locationPicker.map.label',
+  defaultMessage: 'Map for choosing where the picture was taken',
+});
 
 /** Screen pixels one arrow press moves the pin; with Shift, five times as far. */
 const STEP_PX = 10;
@@ -76,9 +84,12 @@ export default function MapPicker({
   zoom,
   onConfirm,
   onCancel,
-  help = PICTURE_HELP,
-  label = PICTURE_LABEL,
+  help: helpProp,
+  label: labelProp,
 }: MapPickerProps) {
+  const t = useTranslate();
+  const help = helpProp ?? t(PICTURE_HELP);
+  const label = labelProp ?? t(PICTURE_LABEL);
   const config = useMapConfig();
   const [pin, setPin] = useState<Coordinates>(start);
   const mapRef = useRef<LeafletMap | null>(null);
@@ -126,7 +137,10 @@ export default function MapPicker({
       const container = map.getContainer();
       container.tabIndex = 0;
       container.setAttribute('role', 'application');
-      container.setAttribute('aria-roledescription', 'map');
+      container.setAttribute(
+        'aria-roledescription',
+        t({ id: 'locationPicker.map.roleDescription', defaultMessage: 'map' }),
+      );
       container.setAttribute('aria-label', label);
       container.setAttribute('aria-describedby', `${helpId} ${readoutId}`);
       // Keyboard users land on the map they just opened (pointer users see no ring: focus-visible).
@@ -134,12 +148,17 @@ export default function MapPicker({
       // The whole panel, so that Confirm and Cancel are in view too (the tab bar is scroll padding).
       container.closest('.location-picker__panel')?.scrollIntoView?.({ block: 'nearest' });
     },
-    [helpId, readoutId, label],
+    [helpId, readoutId, label, t],
   );
 
   return (
     // A group with a name: inside the Edit dialog its Cancel is not the dialog's.
-    <div className="location-picker__panel" role="group" aria-label="Place on the map" onKeyDown={onKeyDown}>
+    <div
+      className="location-picker__panel"
+      role="group"
+      aria-label={t({ id: 'locationPicker.map.group', defaultMessage: 'Place on the map' })}
+      onKeyDown={onKeyDown}
+    >
       <p id={helpId} className="location-picker__help">
         {help}
       </p>
@@ -174,13 +193,19 @@ export default function MapPicker({
         <div className="location-picker__map location-picker__map--loading" aria-hidden="true" />
       )}
       <p id={readoutId} className="location-picker__readout" aria-live="polite">
-        {`The pin is at latitude ${pin.latitude.toFixed(5)}, longitude ${pin.longitude.toFixed(5)}.`}
+        <Message
+          id="locationPicker.map.readout"
+          defaultMessage="The pin is at latitude {latitude, number, ::.00000}, longitude {longitude, number, ::.00000}."
+          values={{ latitude: pin.latitude, longitude: pin.longitude }}
+        />
       </p>
       <div className="location-picker__actions">
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          <Message id="locationPicker.map.cancel" defaultMessage="Cancel" />
         </Button>
-        <Button onClick={() => onConfirm(pin)}>Confirm location</Button>
+        <Button onClick={() => onConfirm(pin)}>
+          <Message id="locationPicker.map.confirm" defaultMessage="Confirm location" />
+        </Button>
       </div>
     </div>
   );

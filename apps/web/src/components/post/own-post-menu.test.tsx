@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import { DEMO_DISABLED_MESSAGE, type GroupsResponse, type Post } from '@cats/contracts';
+import { DEMO_DISABLED_MESSAGE, DEMO_USER_ID, type GroupsResponse, type Post } from '@cats/contracts';
 import { api } from '../../lib/api-client.ts';
 import { authStore } from '../../lib/auth-store.ts';
 import { clearToasts, ToastRegion } from '../toast.tsx';
@@ -177,6 +177,7 @@ describe('OwnPostMenu', () => {
     setup([mine('p1')], {
       'DELETE /api/posts/p1': () => Response.json({ message: DEMO_DISABLED_MESSAGE }, { status: 403 }),
     });
+    authStore.set({ userId: DEMO_USER_ID });
     fireEvent.click(within(openDelete('p1')).getByRole('button', { name: 'Delete' }));
     await screen.findByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE });
     expect(screen.getByTestId('p1')).toBeTruthy();

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { MemoryRouter } from 'react-router';
 import {
   DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
   MODERATION_MESSAGES,
   type CommentsResponse,
   type CreateReportBody,
@@ -166,6 +167,7 @@ describe('ReportDialog', () => {
       Response.json({ message: DEMO_DISABLED_MESSAGE }, { status: 403 }),
     );
     fireEvent.click(screen.getByRole('radio', { name: 'Spam' }));
+    authStore.set({ userId: DEMO_USER_ID });
     send();
     await waitFor(() =>
       expect(screen.getByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE })).toBeTruthy(),

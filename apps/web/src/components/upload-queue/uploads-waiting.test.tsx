@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { Post } from '@cats/contracts';
+import { loadLanguage, startLanguage } from '../../i18n/i18n-store.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { closeQueueDb } from '../../lib/upload-queue/queue-db.ts';
 import { createUploadQueue } from '../../lib/upload-queue/upload-queue.ts';
@@ -43,6 +44,7 @@ const queue = createUploadQueue({
 
 afterEach(async () => {
   cleanup();
+  await act(() => startLanguage('en'));
   await closeQueueDb();
   indexedDB.deleteDatabase('cats-upload-queue');
 });
@@ -114,5 +116,25 @@ describe('UploadsWaiting (issue 28)', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Try now' }));
     });
     expect(await screen.findByText('Sent')).toBeTruthy();
+  });
+
+  it('speaks Spanish, with the percentage written the Spanish way', async () => {
+    await act(() => loadLanguage('es'));
+    setOnline(false);
+    render(<UploadsWaiting queue={queue} />);
+    await act(() => queue.enqueue(sighting('uno'), 'k5'));
+    expect(screen.getByRole('heading', { name: 'Subidas pendientes' })).toBeTruthy();
+    expect(screen.getByText('Esperando conexión.')).toBeTruthy();
+    act(() => setOnline(true));
+    const flushing = queue.flush();
+    // '40\u00a0%': the query reads the non-breaking space as a space.
+    expect(await screen.findByText('Enviando: 40 % completado.')).toBeTruthy();
+    await act(async () => {
+      release?.();
+      await flushing;
+    });
+    expect(screen.getByText('Enviada')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Ocultar' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Subidas pendientes' })).toBeNull());
   });
 });

@@ -4,6 +4,7 @@ import { uploadQueue, useUploadQueue } from '../../lib/upload-queue/upload-queue
 import { createCat } from '../cats/api/create-cat.ts';
 import { catKeys } from '../cats/api/query-keys.ts';
 import { showToast } from '../toast.tsx';
+import { translate } from '../../i18n/i18n-store.ts';
 
 /**
  * Runs the upload queue (issue 28) while a member is signed in (the member navigation holds it): sends
@@ -19,10 +20,24 @@ export function useUploadQueueRunner(): void {
           if (sighting.newCatName) {
             try {
               const { cat } = await createCat({ name: sighting.newCatName, postId: post._id });
-              showToast({ message: `${cat.name} has a page now, with this picture as the first sighting.` });
+              showToast({
+                message: translate(
+                  {
+                    id: 'uploads.newCat.made',
+                    defaultMessage: '{name} has a page now, with this picture as the first sighting.',
+                  },
+                  { name: cat.name },
+                ),
+              });
             } catch {
               showToast({
-                message: `Your picture is posted, but ${sighting.newCatName} could not be made.`,
+                message: translate(
+                  {
+                    id: 'uploads.newCat.failed',
+                    defaultMessage: 'Your picture is posted, but {name} could not be made.',
+                  },
+                  { name: sighting.newCatName },
+                ),
               });
             }
           }

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { DEMO_USER_ID, type Post } from '@cats/contracts';
 import { ApiError } from '../api-client.ts';
 import { authStore } from '../auth-store.ts';
+import { translate } from '../../i18n/i18n-store.ts';
 import { sendPost, type NewPost } from './new-post.ts';
 import * as db from './queue-db.ts';
 import type { StoredSighting } from './queue-db.ts';
@@ -168,7 +169,13 @@ export function createUploadQueue(deps: UploadQueueDeps) {
     /** Keeps a sighting for later (the demo account never gets here: it cannot post) and tries to send it. */
     async enqueue(post: NewPost, key: string, newCatName: string | null = null): Promise<void> {
       const userId = deps.currentUserId();
-      if (!userId || userId === DEMO_USER_ID) throw new Error('Only a signed-in member can queue a picture');
+      if (!userId || userId === DEMO_USER_ID)
+        throw new Error(
+          translate({
+            id: 'uploads.membersOnly',
+            defaultMessage: 'Only a signed-in member can queue a picture',
+          }),
+        );
       const sighting: StoredSighting = {
         id: key,
         userId,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { DataExportStatus } from '@cats/contracts';
+import { DEMO_USER_ID, type DataExportStatus } from '@cats/contracts';
 import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { DataExport } from './data-export.tsx';
@@ -121,7 +121,7 @@ describe('DataExport', () => {
   });
 
   it('hands the demo refusal to the page (the demo modal)', async () => {
-    authStore.set({ accessToken: 't', userId: 'demo' });
+    authStore.set({ accessToken: 't', userId: DEMO_USER_ID });
     vi.stubGlobal(
       'fetch',
       vi.fn(async (_url: string, init?: RequestInit) =>

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import { APPEAL_MESSAGES, type Appeal, type OwnReport, type Statement } from '@cats/contracts';
+import { APPEAL_MESSAGES, DEMO_USER_ID, type Appeal, type OwnReport, type Statement } from '@cats/contracts';
 import { authStore } from '../../../lib/auth-store.ts';
 import ModerationDecisionsPage from './moderation-decisions-page.tsx';
 
@@ -247,6 +247,7 @@ describe('ModerationDecisionsPage', () => {
     fireEvent.click(within(statement).getByRole('button', { name: 'Send appeal' }));
     expect((await within(statement).findByRole('alert')).textContent).toBe(APPEAL_MESSAGES.tooLate);
     answer = () => Response.json({ message: 'Feature disabled for demo user' }, { status: 403 });
+    authStore.set({ userId: DEMO_USER_ID });
     fireEvent.click(within(statement).getByRole('button', { name: 'Send appeal' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Feature disabled for demo user' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'OK' }));

@@ -8,6 +8,8 @@ import {
   formatDay,
 } from '../../../components/moderation/moderation-wording.ts';
 import { ApiError, api } from '../../../lib/api-client.ts';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import './suspension-appeal.css';
 
 interface Credentials {
@@ -16,7 +18,9 @@ interface Credentials {
 }
 
 const failure = (err: unknown) =>
-  err instanceof ApiError && err.status !== null ? err.message : 'No Server Response';
+  err instanceof ApiError && err.status !== null
+    ? err.message
+    : translate({ id: 'auth.noServerResponse', defaultMessage: 'No Server Response' });
 
 /**
  * Issue 27: a suspended person cannot sign in, so the login page lets them read why and appeal with the
@@ -48,7 +52,7 @@ export function SuspensionAppeal({ credentials }: { credentials: Credentials }) 
     return (
       <div className="suspension-appeal">
         <Button variant="secondary" onClick={() => void load()} disabled={loading}>
-          Read why and appeal
+          <Message id="auth.suspension.read" defaultMessage="Read why and appeal" />
         </Button>
         {error ? (
           <p className="suspension-appeal__error" role="alert">
@@ -61,9 +65,13 @@ export function SuspensionAppeal({ credentials }: { credentials: Credentials }) 
   return (
     <section className="suspension-appeal" aria-labelledby="suspension-appeal-title">
       <h2 id="suspension-appeal-title" className="suspension-appeal__title">
-        Why your account is suspended
+        <Message id="auth.suspension.title" defaultMessage="Why your account is suspended" />
       </h2>
-      {statements.length === 0 ? <p>No moderator has acted on your content.</p> : null}
+      {statements.length === 0 ? (
+        <p>
+          <Message id="auth.suspension.none" defaultMessage="No moderator has acted on your content." />
+        </p>
+      ) : null}
       {statements.map((statement) => (
         <SuspensionStatement key={statement._id} statement={statement} credentials={credentials} />
       ))}
@@ -77,10 +85,14 @@ function SuspensionStatement({ statement, credentials }: { statement: Statement;
   const [error, setError] = useState('');
   const [sent, setSent] = useState('');
   const [sending, setSending] = useState(false);
+  const t = useTranslate();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (body.trim() === '') return setError('Write why the decision should change.');
+    if (body.trim() === '')
+      return setError(
+        t({ id: 'auth.suspension.appealEmpty', defaultMessage: 'Write why the decision should change.' }),
+      );
     setSending(true);
     setError('');
     try {
@@ -103,15 +115,42 @@ function SuspensionStatement({ statement, credentials }: { statement: Statement;
       <p className="muted">
         <time dateTime={current.createdAt}>{formatDay(current.createdAt)}</time>
       </p>
-      {current.rule ? <p>Rule: {RULE_LABELS[current.rule]}</p> : null}
-      {current.explanation ? <p>Why: {current.explanation}</p> : null}
+      {current.rule ? (
+        <p>
+          <Message
+            id="auth.suspension.rule"
+            defaultMessage="Rule: {rule}"
+            values={{ rule: RULE_LABELS[current.rule] }}
+          />
+        </p>
+      ) : null}
+      {current.explanation ? (
+        <p>
+          <Message
+            id="auth.suspension.why"
+            defaultMessage="Why: {explanation}"
+            values={{ explanation: current.explanation }}
+          />
+        </p>
+      ) : null}
       {current.appeal ? (
         <p>
-          {current.appeal.outcome === 'overturned'
-            ? 'Your appeal was accepted: the decision is undone.'
-            : current.appeal.outcome === 'upheld'
-              ? 'Your appeal was declined: the decision stands.'
-              : 'You appealed. Waiting for a moderator.'}
+          {current.appeal.outcome === 'overturned' ? (
+            <Message
+              id="auth.suspension.appealAccepted"
+              defaultMessage="Your appeal was accepted: the decision is undone."
+            />
+          ) : current.appeal.outcome === 'upheld' ? (
+            <Message
+              id="auth.suspension.appealDeclined"
+              defaultMessage="Your appeal was declined: the decision stands."
+            />
+          ) : (
+            <Message
+              id="auth.suspension.appealWaiting"
+              defaultMessage="You appealed. Waiting for a moderator."
+            />
+          )}
         </p>
       ) : null}
       {sent ? (
@@ -122,7 +161,7 @@ function SuspensionStatement({ statement, credentials }: { statement: Statement;
       {current.canAppeal ? (
         <form onSubmit={(e) => void onSubmit(e)} className="suspension-appeal__form">
           <CountedTextarea
-            label="Your appeal"
+            label={t({ id: 'auth.suspension.appealLabel', defaultMessage: 'Your appeal' })}
             value={body}
             max={APPEAL_MAX}
             maxLength={APPEAL_MAX}
@@ -131,15 +170,25 @@ function SuspensionStatement({ statement, credentials }: { statement: Statement;
             onChange={(e) => setBody(e.target.value)}
           />
           <p className="muted">
-            You can appeal until{' '}
-            <time dateTime={current.appealDeadline}>{formatDay(current.appealDeadline)}</time>.
+            <Message
+              id="auth.suspension.appealUntil"
+              defaultMessage="You can appeal until {day}."
+              values={{
+                day: <time dateTime={current.appealDeadline}>{formatDay(current.appealDeadline)}</time>,
+              }}
+            />
           </p>
           <Button type="submit" variant="primary" disabled={sending}>
-            Send appeal
+            <Message id="auth.suspension.send" defaultMessage="Send appeal" />
           </Button>
         </form>
       ) : !current.appeal && !current.reverted ? (
-        <p className="muted">The time to appeal this decision has passed.</p>
+        <p className="muted">
+          <Message
+            id="auth.suspension.appealClosed"
+            defaultMessage="The time to appeal this decision has passed."
+          />
+        </p>
       ) : null}
       {!current.canAppeal && error ? (
         <p className="suspension-appeal__error" role="alert">

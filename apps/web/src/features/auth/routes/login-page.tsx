@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, DEMO_EMAIL, DEMO_PASSWORD, type TokenResponse } from '@cats/contracts';
+import { DEMO_EMAIL, DEMO_PASSWORD, type TokenResponse } from '@cats/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, type Location } from 'react-router';
 import { Button } from '../../../components/button.tsx';
@@ -6,6 +6,8 @@ import { Checkbox, TextField } from '../../../components/form-field.tsx';
 import { InfoIcon } from '../../../components/icons.tsx';
 import { ApiError, api } from '../../../lib/api-client.ts';
 import { authStore, getPersist, setPersist } from '../../../lib/auth-store.ts';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { AuthLogoLink } from '../components/auth-logo-link.tsx';
 import { FormError } from '../components/form-error.tsx';
 import { SuspensionAppeal } from '../components/suspension-appeal.tsx';
@@ -18,21 +20,30 @@ interface LoginState {
   demo?: boolean;
 }
 
-/** Spec section 8, login errors. */
+/** Spec section 8, login errors (the texts of AUTH_MESSAGES in @cats/contracts). */
 function loginErrorMessage(err: unknown): string {
-  if (!(err instanceof ApiError) || err.status === null) return 'No Server Response';
-  if (err.status === 400) return AUTH_MESSAGES.missingCredentials;
-  if (err.status === 401) return AUTH_MESSAGES.unauthorized;
+  if (!(err instanceof ApiError) || err.status === null)
+    return translate({ id: 'auth.noServerResponse', defaultMessage: 'No Server Response' });
+  if (err.status === 400)
+    return translate({ id: 'auth.login.missingCredentials', defaultMessage: 'Missing Email or Password' });
+  if (err.status === 401) return translate({ id: 'auth.login.unauthorized', defaultMessage: 'Unauthorized' });
   // Throttling is ours, not the spec's: say why rather than a bare 'Login Failed'.
-  if (err.status === 429) return AUTH_MESSAGES.tooManyAttempts;
-  // A suspension (issue 27) says why and until when: the server's sentence, as it is.
+  if (err.status === 429)
+    return translate({
+      id: 'auth.login.tooManyAttempts',
+      defaultMessage: 'Too many login attempts, please try again later',
+    });
+  // A suspension (issue 27) says why and until when: the server's sentence, in the screen's language.
   if (isSuspension(err)) return err.message;
-  return 'Login Failed';
+  return translate({ id: 'auth.login.failed', defaultMessage: 'Login Failed' });
 }
 
-/** The 403 a suspended account gets at login (issue 27), rather than a spec error. */
-const isSuspension = (err: unknown): err is ApiError =>
-  err instanceof ApiError && err.status === 403 && err.message.startsWith('Your account is suspended');
+/**
+ * The 403 a suspended account gets at login (issue 27), rather than a spec error. Login answers 403
+ * for nothing else (wrong credentials are 401), and its text is in the reader's language, so the
+ * status alone says it.
+ */
+const isSuspension = (err: unknown): err is ApiError => err instanceof ApiError && err.status === 403;
 
 export default function LoginPage() {
   const location = useLocation();
@@ -51,6 +62,7 @@ function LoginForm({ state }: { state: LoginState }) {
   const [submitting, setSubmitting] = useState(false);
   /** The credentials a suspended account signed in with: they read why and appeal with them. */
   const [suspended, setSuspended] = useState<{ email: string; password: string } | null>(null);
+  const t = useTranslate();
 
   useEffect(() => {
     emailRef.current?.focus();
@@ -83,18 +95,23 @@ function LoginForm({ state }: { state: LoginState }) {
 
   return (
     <div className="auth-screen">
-      <title>Log in · Neighbourhood Cats</title>
+      <title>{t({ id: 'auth.login.pageTitle', defaultMessage: 'Log in · Neighbourhood Cats' })}</title>
       <section className="auth-card" aria-labelledby="login-title">
         <AuthLogoLink />
         <h1 id="login-title" className="auth-card__title">
-          Log in
+          <Message id="auth.login.heading" defaultMessage="Log in" />
         </h1>
-        <p className="muted">Welcome back! The cats have missed you.</p>
+        <p className="muted">
+          <Message id="auth.login.welcome" defaultMessage="Welcome back! The cats have missed you." />
+        </p>
         <div className="auth-card__hint">
           <InfoIcon size={20} />
           <p>
-            Just looking around? Log in as the demo user with the email <code>{DEMO_EMAIL}</code> and the
-            password <code>{DEMO_PASSWORD}</code>.
+            <Message
+              id="auth.login.demoHint"
+              defaultMessage="Just looking around? Log in as the demo user with the email {email} and the password {password}."
+              values={{ email: <code>{DEMO_EMAIL}</code>, password: <code>{DEMO_PASSWORD}</code> }}
+            />
           </p>
         </div>
         <FormError ref={errorRef} message={errorMessage} />
@@ -102,7 +119,7 @@ function LoginForm({ state }: { state: LoginState }) {
         <form onSubmit={onSubmit}>
           <TextField
             ref={emailRef}
-            label="Email"
+            label={t({ id: 'auth.field.email', defaultMessage: 'Email' })}
             type="email"
             name="email"
             autoComplete="email"
@@ -115,7 +132,7 @@ function LoginForm({ state }: { state: LoginState }) {
             }}
           />
           <TextField
-            label="Password"
+            label={t({ id: 'auth.field.password', defaultMessage: 'Password' })}
             type="password"
             name="password"
             autoComplete="current-password"
@@ -129,7 +146,7 @@ function LoginForm({ state }: { state: LoginState }) {
           />
           <div className="auth-card__row">
             <Checkbox
-              label="Remember me"
+              label={t({ id: 'auth.login.remember', defaultMessage: 'Remember me' })}
               checked={remember}
               onChange={(e) => {
                 setRemember(e.target.checked);
@@ -144,12 +161,16 @@ function LoginForm({ state }: { state: LoginState }) {
             className="auth-card__submit"
             disabled={submitting}
           >
-            Log In
+            <Message id="auth.login.submit" defaultMessage="Log In" />
           </Button>
         </form>
         <div className="auth-card__footer">
           <p>
-            Need an account? <Link to="/signup">Sign up</Link>
+            <Message
+              id="auth.login.needAccount"
+              defaultMessage="Need an account? <link>Sign up</link>"
+              values={{ link: (chunks) => <Link to="/signup">{chunks}</Link> }}
+            />
           </p>
         </div>
       </section>

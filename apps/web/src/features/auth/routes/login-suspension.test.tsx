@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { APPEAL_MESSAGES, type Appeal, type Statement } from '@cats/contracts';
+import { startLanguage } from '../../../i18n/i18n-store.ts';
 import LoginPage from './login-page.tsx';
 
 const SUSPENDED = 'Your account is suspended until 2 December 2026 at 14:00 UTC.';
@@ -22,9 +23,9 @@ const suspension: Statement = {
   canAppeal: true,
 };
 
-function api() {
+function api(suspended = SUSPENDED) {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    if (url === '/api/login') return Response.json({ message: SUSPENDED }, { status: 403 });
+    if (url === '/api/login') return Response.json({ message: suspended }, { status: 403 });
     if (url === '/api/login/suspension') return Response.json({ statements: [suspension] });
     if (url === '/api/login/suspension/appeal') {
       const sent: Appeal = {
@@ -46,9 +47,10 @@ function api() {
   return { bodyOf };
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await act(() => startLanguage('en'));
 });
 
 describe('LoginPage for a suspended account', () => {
@@ -85,5 +87,25 @@ describe('LoginPage for a suspended account', () => {
     expect(bodyOf('/api/login/suspension/appeal')).toEqual([
       { email: 'me@example.com', password: 'Secret123', actionId: suspension._id, body: 'I was quoting.' },
     ]);
+  });
+
+  it('knows the suspension by its status in Spanish, whose words it does not compare', async () => {
+    await act(() => startLanguage('es'));
+    const suspended = 'Tu cuenta está suspendida hasta el 2 de diciembre de 2026 a las 14:00 (UTC).';
+    api(suspended);
+    render(
+      <MemoryRouter initialEntries={['/login']}>
+        <LoginPage />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('heading', { name: 'Iniciar sesión' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Correo electrónico'), { target: { value: 'me@example.com' } });
+    fireEvent.change(screen.getByLabelText('Contraseña'), { target: { value: 'Secret123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
+
+    expect(await screen.findByText(suspended)).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Leer el motivo y apelar' }));
+    expect(await screen.findByRole('heading', { name: 'Por qué está suspendida tu cuenta' })).toBeTruthy();
+    expect(screen.getByText('Motivo: Threats in comments.')).toBeTruthy();
   });
 });

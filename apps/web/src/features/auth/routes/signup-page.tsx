@@ -1,14 +1,4 @@
-import {
-  CONFIRM_HINT,
-  EMAIL_HINT,
-  EMAIL_PATTERN,
-  PASSWORD_HELP,
-  PASSWORD_HINT,
-  PASSWORD_PATTERN,
-  USERNAME_HELP,
-  USERNAME_HINT,
-  USERNAME_PATTERN,
-} from '@cats/contracts';
+import { EMAIL_PATTERN, PASSWORD_PATTERN, USERNAME_PATTERN } from '@cats/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/button.tsx';
@@ -16,17 +6,37 @@ import { TextField } from '../../../components/form-field.tsx';
 import { CheckIcon, InfoIcon } from '../../../components/icons.tsx';
 import { Logo } from '../../../components/logo.tsx';
 import { ApiError, api } from '../../../lib/api-client.ts';
+import { defineMessage, translate, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { AuthLogoLink } from '../components/auth-logo-link.tsx';
 import { FormError } from '../components/form-error.tsx';
 import '../components/auth-card.css';
 
 type Field = 'email' | 'username' | 'password' | 'confirm';
 
+/** The hints of a field that does not match its pattern (the *_HINT texts of @cats/contracts). */
+const HINTS: Record<Field, MessageDescriptor> = {
+  email: defineMessage({
+    id: 'auth.signup.emailHint',
+    defaultMessage: 'Please check you have entered your email correctly.',
+  }),
+  username: defineMessage({
+    id: 'auth.signup.usernameHint',
+    defaultMessage: 'Please check you have entered a valid user name.',
+  }),
+  password: defineMessage({
+    id: 'auth.signup.passwordHint',
+    defaultMessage: 'Please check your password is valid',
+  }),
+  confirm: defineMessage({ id: 'auth.signup.confirmHint', defaultMessage: 'Passwords do not match.' }),
+};
+
 /** Spec section 8, sign-up errors: 409 shows the server's message. */
 function signupErrorMessage(err: unknown): string {
-  if (!(err instanceof ApiError) || err.status === null) return 'No Server Response';
+  if (!(err instanceof ApiError) || err.status === null)
+    return translate({ id: 'auth.noServerResponse', defaultMessage: 'No Server Response' });
   if (err.status === 409) return err.message;
-  return 'Registration Failed';
+  return translate({ id: 'auth.signup.failed', defaultMessage: 'Registration Failed' });
 }
 
 export default function SignupPage() {
@@ -48,6 +58,7 @@ export default function SignupPage() {
   const [errorMessage, setErrorMessage] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [createdName, setCreatedName] = useState<string | null>(null);
+  const t = useTranslate();
 
   useEffect(() => {
     emailRef.current?.focus();
@@ -64,8 +75,8 @@ export default function SignupPage() {
     confirm: values.confirm !== '' && values.confirm === values.password,
   };
   const allValid = valid.email && valid.username && valid.password && valid.confirm;
-  const hint = (field: Field, text: string) =>
-    visited[field] && values[field] !== '' && !valid[field] ? text : null;
+  const hint = (field: Field) =>
+    visited[field] && values[field] !== '' && !valid[field] ? t(HINTS[field]) : null;
 
   const bind = (field: Field) => ({
     value: values[field],
@@ -80,7 +91,7 @@ export default function SignupPage() {
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (!allValid) {
-      setErrorMessage('Invalid Entry');
+      setErrorMessage(t({ id: 'auth.signup.invalid', defaultMessage: 'Invalid Entry' }));
       return;
     }
     setSubmitting(true);
@@ -104,32 +115,42 @@ export default function SignupPage() {
 
   return (
     <div className="auth-screen">
-      <title>Sign up · Neighbourhood Cats</title>
+      <title>{t({ id: 'auth.signup.pageTitle', defaultMessage: 'Sign up · Neighbourhood Cats' })}</title>
       <section className="auth-card" aria-labelledby="signup-title">
         <AuthLogoLink />
         <h1 id="signup-title" className="auth-card__title">
-          Sign up
+          <Message id="auth.signup.heading" defaultMessage="Sign up" />
         </h1>
-        <p className="muted">Join your neighbours and start sharing the cats of your street.</p>
+        <p className="muted">
+          <Message
+            id="auth.signup.lead"
+            defaultMessage="Join your neighbours and start sharing the cats of your street."
+          />
+        </p>
         <div className="auth-card__hint">
           <InfoIcon size={20} />
-          <p>This site is under construction: some features are still being built.</p>
+          <p>
+            <Message
+              id="auth.signup.construction"
+              defaultMessage="This site is under construction: some features are still being built."
+            />
+          </p>
         </div>
         <FormError ref={errorRef} message={errorMessage} />
         <form onSubmit={onSubmit}>
           <TextField
             ref={emailRef}
-            label="Email"
+            label={t({ id: 'auth.field.email', defaultMessage: 'Email' })}
             type="email"
             name="email"
             autoComplete="email"
             required
             maxLength={254}
-            error={hint('email', EMAIL_HINT)}
+            error={hint('email')}
             {...bind('email')}
           />
           <TextField
-            label="Display name"
+            label={t({ id: 'auth.signup.displayName', defaultMessage: 'Display name' })}
             type="text"
             name="username"
             autoComplete="username"
@@ -137,29 +158,35 @@ export default function SignupPage() {
             spellCheck={false}
             required
             maxLength={40}
-            help={USERNAME_HELP}
-            error={hint('username', USERNAME_HINT)}
+            help={t({
+              id: 'auth.signup.usernameHelp',
+              defaultMessage: '4 to 24 characters. Letters, numbers, underscores, hyphens allowed.',
+            })}
+            error={hint('username')}
             {...bind('username')}
           />
           <TextField
-            label="Password"
+            label={t({ id: 'auth.field.password', defaultMessage: 'Password' })}
             type="password"
             name="password"
             autoComplete="new-password"
             required
             maxLength={64}
-            help={PASSWORD_HELP}
-            error={hint('password', PASSWORD_HINT)}
+            help={t({
+              id: 'auth.signup.passwordHelp',
+              defaultMessage: 'Must contain: 8 to 24 characters; uppercase and lowercase letters; number',
+            })}
+            error={hint('password')}
             {...bind('password')}
           />
           <TextField
-            label="Confirm password"
+            label={t({ id: 'auth.signup.confirm', defaultMessage: 'Confirm password' })}
             type="password"
             name="confirm"
             autoComplete="new-password"
             required
             maxLength={64}
-            error={hint('confirm', CONFIRM_HINT)}
+            error={hint('confirm')}
             {...bind('confirm')}
           />
           <Button
@@ -169,19 +196,29 @@ export default function SignupPage() {
             className="auth-card__submit"
             disabled={!allValid || submitting}
           >
-            Sign Up
+            <Message id="auth.signup.submit" defaultMessage="Sign Up" />
           </Button>
         </form>
         <div className="auth-card__footer">
           <p>
-            Already registered? <Link to="/login">Log in</Link>
+            <Message
+              id="auth.signup.registered"
+              defaultMessage="Already registered? <link>Log in</link>"
+              values={{ link: (chunks) => <Link to="/login">{chunks}</Link> }}
+            />
           </p>
           <p className="muted">
-            Just want to look around? You can{' '}
-            <Link to="/login" state={{ demo: true }}>
-              log in as a demo user
-            </Link>
-            .
+            <Message
+              id="auth.signup.demo"
+              defaultMessage="Just want to look around? You can <link>log in as a demo user</link>."
+              values={{
+                link: (chunks) => (
+                  <Link to="/login" state={{ demo: true }}>
+                    {chunks}
+                  </Link>
+                ),
+              }}
+            />
           </p>
         </div>
       </section>
@@ -199,14 +236,20 @@ function SignupSuccess({ username }: { username: string }) {
       <section className="auth-card auth-card--center" aria-labelledby="signup-done">
         <Logo size={80} />
         <h1 id="signup-done" ref={headingRef} tabIndex={-1} className="auth-card__title">
-          Welcome to the neighbourhood, {username}!
+          <Message
+            id="auth.signup.welcome"
+            defaultMessage="Welcome to the neighbourhood, {username}!"
+            values={{ username }}
+          />
         </h1>
         <p className="notice notice--success">
           <CheckIcon size={20} />
-          <span>Account created</span>
+          <span>
+            <Message id="auth.signup.created" defaultMessage="Account created" />
+          </span>
         </p>
         <Link className={buttonClass('primary', 'lg')} to="/login">
-          Log in
+          <Message id="auth.signup.logIn" defaultMessage="Log in" />
         </Link>
       </section>
     </div>

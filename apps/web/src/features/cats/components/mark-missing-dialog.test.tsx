@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import {
   DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
   MISSING_MESSAGES,
   type MissingAlert,
   type MissingAlertResponse,
@@ -191,6 +192,7 @@ describe('MarkMissingDialog', () => {
     stubGeolocation(36.7, -4.4);
     const demo = setup('mark', () => Response.json({ message: DEMO_DISABLED_MESSAGE }, { status: 403 }));
     await useMyLocation();
+    authStore.set({ userId: DEMO_USER_ID });
     fireEvent.click(screen.getByRole('button', { name: 'Mark as missing' }));
     await waitFor(() => expect(demo.onDemoRefused).toHaveBeenCalled());
     expect(onDemoRefused).not.toHaveBeenCalled();

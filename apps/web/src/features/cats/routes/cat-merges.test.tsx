@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import {
   CAT_MESSAGES,
   DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
   type Cat,
   type CatMerge,
   type CatSightingsResponse,
@@ -184,7 +185,9 @@ describe('Merging a duplicate on the cat page', () => {
       'POST /api/cats/c1/merges/m1/undo': () =>
         Response.json({ message: DEMO_DISABLED_MESSAGE }, { status: 403 }),
     });
-    fireEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+    const undo = await screen.findByRole('button', { name: 'Undo' });
+    authStore.set({ userId: DEMO_USER_ID });
+    fireEvent.click(undo);
     expect(await screen.findByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE })).toBeTruthy();
   });
 

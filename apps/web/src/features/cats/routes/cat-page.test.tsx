@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { CAT_MESSAGES, DEMO_DISABLED_MESSAGE, type Cat, type CatSightingsResponse } from '@cats/contracts';
+import {
+  CAT_MESSAGES,
+  DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
+  type Cat,
+  type CatSightingsResponse,
+} from '@cats/contracts';
 import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { testCat } from '../../../components/cats/test-cat.ts';
@@ -223,7 +229,11 @@ describe('CatPage', () => {
         following = true;
         return Response.json({ following, followerCount: 2 });
       },
-      'DELETE /api/cats/c1/follow': () => Response.json({ message: DEMO_DISABLED_MESSAGE }, { status: 403 }),
+      'DELETE /api/cats/c1/follow': () => {
+        // A refusal only the demo account gets (known by its id, whatever the language of its text).
+        authStore.set({ userId: DEMO_USER_ID });
+        return Response.json({ message: DEMO_DISABLED_MESSAGE }, { status: 403 });
+      },
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Follow' }));
     await screen.findByRole('button', { name: 'Unfollow' });

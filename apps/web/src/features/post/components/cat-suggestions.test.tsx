@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import {
   CAT_MESSAGES,
   DEMO_DISABLED_MESSAGE,
+  DEMO_USER_ID,
   type AcceptCatSuggestionResponse,
   type PostCatSuggestion,
   type Post,
@@ -124,6 +125,7 @@ describe('CatSuggestions on the author’s picture', () => {
       'POST /api/posts/p1/cat-suggestions/s1/accept': () =>
         Response.json({ message: DEMO_DISABLED_MESSAGE }, { status: 403 }),
     });
+    authStore.set({ userId: DEMO_USER_ID });
     fireEvent.click(await screen.findByRole('button', { name: 'Accept' }));
     expect(await screen.findByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE })).toBeTruthy();
   });

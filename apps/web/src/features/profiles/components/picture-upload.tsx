@@ -1,12 +1,12 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useObjectUrl } from '../../../components/post/crop/use-object-url.ts';
-import { WRONG_FILE_TYPE_MESSAGE } from '@cats/contracts';
 import { ImageCropDialog } from '../../../components/post/crop/image-crop-dialog.tsx';
 import { ACCEPT_ATTRIBUTE, isAcceptedImage } from '../../../components/post/crop/crop-image.ts';
 import { Button, buttonClass } from '../../../components/button.tsx';
 import { DemoDisabledModal, MessageModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { useUpdatePicture } from '../api/update-picture.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /** Upload and crop (square) a new profile picture, then Save (spec section 2, own profile). */
 export function PictureUpload({ hasPicture }: { hasPicture: boolean }) {
@@ -18,6 +18,7 @@ export function PictureUpload({ hasPicture }: { hasPicture: boolean }) {
   const originalUrl = useObjectUrl(original);
   const croppedUrl = useObjectUrl(cropped);
   const upload = useUpdatePicture();
+  const t = useTranslate();
 
   const clear = () => {
     setOriginal(null);
@@ -54,16 +55,29 @@ export function PictureUpload({ hasPicture }: { hasPicture: boolean }) {
 
   return (
     <div className="picture-upload">
-      {!hasPicture && !cropped && <p className="picture-upload__prompt">Add a profile picture</p>}
+      {!hasPicture && !cropped && (
+        <p className="picture-upload__prompt">
+          <Message id="profiles.picture.prompt" defaultMessage="Add a profile picture" />
+        </p>
+      )}
       {croppedUrl ? (
         <div className="picture-upload__preview">
-          <img src={croppedUrl} width={120} height={120} alt="New profile picture" />
+          <img
+            src={croppedUrl}
+            width={120}
+            height={120}
+            alt={t({ id: 'profiles.picture.new', defaultMessage: 'New profile picture' })}
+          />
           <div className="picture-upload__actions">
             <Button onClick={save} disabled={upload.isPending}>
-              {upload.isPending ? 'Saving...' : 'Save'}
+              {upload.isPending ? (
+                <Message id="profiles.picture.saving" defaultMessage="Saving..." />
+              ) : (
+                <Message id="profiles.picture.save" defaultMessage="Save" />
+              )}
             </Button>
             <Button variant="secondary" onClick={clear} disabled={upload.isPending}>
-              Cancel
+              <Message id="profiles.picture.cancel" defaultMessage="Cancel" />
             </Button>
           </div>
         </div>
@@ -81,7 +95,11 @@ export function PictureUpload({ hasPicture }: { hasPicture: boolean }) {
             htmlFor="profile-picture-file"
             className={buttonClass('secondary', 'md', 'picture-upload__choose')}
           >
-            {hasPicture ? 'Change picture' : 'Choose a picture'}
+            {hasPicture ? (
+              <Message id="profiles.picture.change" defaultMessage="Change picture" />
+            ) : (
+              <Message id="profiles.picture.choose" defaultMessage="Choose a picture" />
+            )}
           </label>
         </>
       )}
@@ -93,12 +111,20 @@ export function PictureUpload({ hasPicture }: { hasPicture: boolean }) {
       {original && originalUrl && !cropped && (
         <ImageCropDialog
           src={originalUrl}
-          title="Crop your profile picture"
+          title={t({ id: 'profiles.picture.crop', defaultMessage: 'Crop your profile picture' })}
           onCropped={setCropped}
           onCancel={clear}
         />
       )}
-      {wrongType && <MessageModal message={WRONG_FILE_TYPE_MESSAGE} onClose={() => setWrongType(false)} />}
+      {wrongType && (
+        <MessageModal
+          message={t({
+            id: 'profiles.picture.wrongFileType',
+            defaultMessage: 'Please check file is in jpg or png format',
+          })}
+          onClose={() => setWrongType(false)}
+        />
+      )}
       {demo && <DemoDisabledModal onClose={() => setDemo(false)} />}
     </div>
   );

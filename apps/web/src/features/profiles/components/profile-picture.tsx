@@ -1,7 +1,9 @@
 import { Avatar } from '../../../components/avatar.tsx';
+import { useTranslate } from '../../../i18n/message.tsx';
 
 /** Spec: the profile picture at 300x300, or a placeholder when there is none. */
 export function ProfilePicture({ url, name }: { url: string | undefined; name: string }) {
+  const t = useTranslate();
   if (url) {
     return (
       <img
@@ -9,12 +11,16 @@ export function ProfilePicture({ url, name }: { url: string | undefined; name: s
         src={url}
         width={300}
         height={300}
-        alt={`Profile picture of ${name}`}
+        alt={t({ id: 'profiles.picture.of', defaultMessage: 'Profile picture of {name}' }, { name })}
       />
     );
   }
   return (
-    <div className="profile-picture profile-picture--empty" role="img" aria-label="No profile picture">
+    <div
+      className="profile-picture profile-picture--empty"
+      role="img"
+      aria-label={t({ id: 'profiles.picture.none', defaultMessage: 'No profile picture' })}
+    >
       <Avatar size={160} />
     </div>
   );

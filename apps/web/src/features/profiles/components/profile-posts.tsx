@@ -7,6 +7,7 @@ import { errorMessage } from '../../../components/post/api/errors.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { useUserPosts } from '../api/get-user-posts.ts';
 import { LoadingSkeleton, PostListSkeleton } from '../../../components/skeleton/skeleton.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 interface ProfilePostsProps {
   userId: string;
@@ -23,10 +24,11 @@ interface ProfilePostsProps {
 export function ProfilePosts({ userId, own, showComments = false, emptyText }: ProfilePostsProps) {
   const posts = useUserPosts(userId);
   const items = flattenPages(posts.data);
+  const t = useTranslate();
   return (
     <>
       {posts.isPending && (
-        <LoadingSkeleton label="Loading pictures...">
+        <LoadingSkeleton label={t({ id: 'profiles.posts.loading', defaultMessage: 'Loading pictures...' })}>
           <PostListSkeleton count={2} />
         </LoadingSkeleton>
       )}
@@ -36,7 +38,7 @@ export function ProfilePosts({ userId, own, showComments = false, emptyText }: P
       {posts.data && items.length === 0 && <p className="profile-page__status">{emptyText}</p>}
       {items.length > 0 && (
         <InfiniteList
-          label="Pictures"
+          label={t({ id: 'profiles.posts.label', defaultMessage: 'Pictures' })}
           className="profile-page__posts"
           items={items}
           getKey={(p) => p._id}
@@ -57,12 +59,16 @@ export function ProfilePosts({ userId, own, showComments = false, emptyText }: P
       )}
       {posts.isFetchNextPageError && (
         <p className="profile-page__error" role="alert">
-          Error: {errorMessage(posts.error)}
+          <Message
+            id="profiles.posts.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(posts.error) }}
+          />
         </p>
       )}
       {posts.isFetchNextPageError && (
         <Button className="profile-page__retry" onClick={() => void posts.fetchNextPage()}>
-          Try again
+          <Message id="profiles.posts.retry" defaultMessage="Try again" />
         </Button>
       )}
     </>

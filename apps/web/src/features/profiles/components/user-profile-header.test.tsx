@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import type { UserProfileResponse } from '@cats/contracts';
+import { loadLanguage, startLanguage } from '../../../i18n/i18n-store.ts';
 import { UserProfileHeader } from './user-profile-header.tsx';
 
 const base: UserProfileResponse = {
@@ -16,7 +17,10 @@ function renderHeader(user: Partial<UserProfileResponse> = {}) {
   );
 }
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await act(() => startLanguage('en'));
+});
 
 describe('UserProfileHeader', () => {
   it('shows the name, how many pictures, since when they are a member (via Intl) and the actions', () => {
@@ -51,5 +55,16 @@ describe('UserProfileHeader', () => {
     renderHeader({ memberSince: undefined, username: 'Anonymised for demo' });
     expect(screen.queryByText(/^Member since/)).toBeNull();
     expect(screen.getByText('12 pictures')).toBeTruthy();
+  });
+
+  it('speaks Spanish, with the month in Spanish and Spanish plurals', async () => {
+    await act(() => loadLanguage('es'));
+    renderHeader({ postCount: 1200 });
+    expect(screen.getByText('1200 fotos')).toBeTruthy();
+    expect(screen.getByText('Miembro desde noviembre de 2024')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Sin foto de perfil' })).toBeTruthy();
+    cleanup();
+    renderHeader({ postCount: 1 });
+    expect(screen.getByText('1 foto')).toBeTruthy();
   });
 });

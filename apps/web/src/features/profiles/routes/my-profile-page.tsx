@@ -4,6 +4,7 @@ import { useMyProfile } from '../../../lib/my-profile.ts';
 import { PictureUpload } from '../components/picture-upload.tsx';
 import { ProfilePicture } from '../components/profile-picture.tsx';
 import { ProfilePosts } from '../components/profile-posts.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import '../profiles.css';
 import { LoadingSkeleton, ProfileHeaderSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
@@ -12,9 +13,13 @@ export default function MyProfilePage() {
   const { userId } = useAuth();
   const profile = useMyProfile();
   const me = profile.data;
+  const t = useTranslate();
   return (
     <div className="profile-page">
-      <section className="profile-page__head" aria-label="Profile">
+      <section
+        className="profile-page__head"
+        aria-label={t({ id: 'profiles.region', defaultMessage: 'Profile' })}
+      >
         {me ? (
           <>
             <h1>{me.username}</h1>
@@ -24,21 +29,40 @@ export default function MyProfilePage() {
         ) : profile.isError ? (
           <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
-          <LoadingSkeleton label="Loading profile...">
+          <LoadingSkeleton label={t({ id: 'profiles.loading', defaultMessage: 'Loading profile...' })}>
             <ProfileHeaderSkeleton />
           </LoadingSkeleton>
         )}
       </section>
       <section className="profile-page__pictures" aria-labelledby="profile-pictures">
-        <h2 id="profile-pictures">Pictures</h2>
+        <h2 id="profile-pictures">
+          <Message id="profiles.pictures" defaultMessage="Pictures" />
+        </h2>
         {me && (
           <p className="profile-page__privacy">
-            {me.exactPublicLocation
-              ? 'Pictures with the location on appear on the map at their exact spot.'
-              : 'Pictures with the location on appear on the map to within about 500 m; only you see the exact spot.'}
+            {me.exactPublicLocation ? (
+              <Message
+                id="profiles.me.exactLocations"
+                defaultMessage="Pictures with the location on appear on the map at their exact spot."
+              />
+            ) : (
+              <Message
+                id="profiles.me.approximateLocations"
+                defaultMessage="Pictures with the location on appear on the map to within about 500 m; only you see the exact spot."
+              />
+            )}
           </p>
         )}
-        {userId && <ProfilePosts userId={userId} own emptyText="You have not posted any pictures yet." />}
+        {userId && (
+          <ProfilePosts
+            userId={userId}
+            own
+            emptyText={t({
+              id: 'profiles.me.empty',
+              defaultMessage: 'You have not posted any pictures yet.',
+            })}
+          />
+        )}
       </section>
     </div>
   );

@@ -12,6 +12,7 @@ import { ReportDialog } from '../../../components/report/report-dialog.tsx';
 import { useUserProfile } from '../api/get-user-profile.ts';
 import { ProfilePosts } from '../components/profile-posts.tsx';
 import { UserProfileHeader } from '../components/user-profile-header.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import '../profiles.css';
 import { LoadingSkeleton, ProfileHeaderSkeleton } from '../../../components/skeleton/skeleton.tsx';
 
@@ -32,11 +33,15 @@ function UserProfile({ userId }: { userId: string }) {
   // A blocked profile answers 404 like an unknown one (blocks leave no trace), so the blocked state
   // is known from the block itself, on this page only; Settings lists blocked users for later.
   const [blocked, setBlocked] = useState<UserSummary | null>(null);
+  const t = useTranslate();
 
   if (blocked) return <BlockedProfile user={blocked} onUnblocked={() => setBlocked(null)} />;
   return (
     <div className="profile-page">
-      <section className="profile-page__head profile-page__head--compact" aria-label="Profile">
+      <section
+        className="profile-page__head profile-page__head--compact"
+        aria-label={t({ id: 'profiles.region', defaultMessage: 'Profile' })}
+      >
         {user ? (
           <UserProfileHeader
             user={user}
@@ -54,15 +59,22 @@ function UserProfile({ userId }: { userId: string }) {
         ) : profile.isError ? (
           <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
-          <LoadingSkeleton label="Loading profile...">
+          <LoadingSkeleton label={t({ id: 'profiles.loading', defaultMessage: 'Loading profile...' })}>
             <ProfileHeaderSkeleton />
           </LoadingSkeleton>
         )}
       </section>
       {user && (
         <section className="profile-page__pictures" aria-labelledby="profile-pictures">
-          <h2 id="profile-pictures">Pictures</h2>
-          <ProfilePosts userId={userId} own={false} showComments emptyText="No pictures yet." />
+          <h2 id="profile-pictures">
+            <Message id="profiles.pictures" defaultMessage="Pictures" />
+          </h2>
+          <ProfilePosts
+            userId={userId}
+            own={false}
+            showComments
+            emptyText={t({ id: 'profiles.user.empty', defaultMessage: 'No pictures yet.' })}
+          />
         </section>
       )}
     </div>
@@ -75,7 +87,7 @@ function ReportButton({ user, onBlocked }: { user: UserSummary; onBlocked: () =>
   return (
     <>
       <Button variant="ghost" size="sm" onClick={() => setOpen(true)}>
-        Report
+        <Message id="profiles.user.report" defaultMessage="Report" />
       </Button>
       {open && (
         <ReportDialog
@@ -105,7 +117,7 @@ function BlockButton({
   return (
     <>
       <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
-        Block
+        <Message id="profiles.user.block" defaultMessage="Block" />
       </Button>
       {confirming && (
         <BlockUserDialog
@@ -133,14 +145,26 @@ function BlockButton({
 function BlockedProfile({ user, onUnblocked }: { user: UserSummary; onUnblocked: () => void }) {
   const unblock = useUnblockUser();
   const [failure, setFailure] = useState<string | null>(null);
+  const t = useTranslate();
   return (
     <div className="profile-page">
-      <section className="profile-page__head profile-page__blocked" aria-label="Profile">
+      <section
+        className="profile-page__head profile-page__blocked"
+        aria-label={t({ id: 'profiles.region', defaultMessage: 'Profile' })}
+      >
         <h1>{user.username}</h1>
-        <p className="profile-page__status">You blocked {user.username}.</p>
+        <p className="profile-page__status">
+          <Message
+            id="profiles.blocked.status"
+            defaultMessage="You blocked {name}."
+            values={{ name: user.username }}
+          />
+        </p>
         <p className="profile-page__privacy">
-          You will not see each other&apos;s pictures, comments or profiles. Blocked users are listed in
-          Settings.
+          <Message
+            id="profiles.blocked.explanation"
+            defaultMessage="You will not see each other's pictures, comments or profiles. Blocked users are listed in Settings."
+          />
         </p>
         <Button
           variant="secondary"
@@ -150,11 +174,17 @@ function BlockedProfile({ user, onUnblocked }: { user: UserSummary; onUnblocked:
             setFailure(null);
             unblock.mutate(user._id, {
               onSuccess: onUnblocked,
-              onError: (err) => setFailure(`Error: ${errorMessage(err)}`),
+              onError: (err) =>
+                setFailure(
+                  t(
+                    { id: 'profiles.blocked.unblockFailed', defaultMessage: 'Error: {message}' },
+                    { message: errorMessage(err) },
+                  ),
+                ),
             });
           }}
         >
-          Unblock
+          <Message id="profiles.blocked.unblock" defaultMessage="Unblock" />
         </Button>
         {failure && (
           <p className="profile-page__error" role="alert">

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { CatSuggestionsResponse, CatSummary } from '@cats/contracts';
+import { loadLanguage, startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { CatSuggestions, type CatChoice } from './cat-suggestions.tsx';
 
@@ -69,9 +70,10 @@ const radios = () =>
       (r as HTMLInputElement).checked,
     ]);
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await act(() => startLanguage('en'));
 });
 
 describe('CatSuggestions', () => {
@@ -199,5 +201,19 @@ describe('CatSuggestions', () => {
     fireEvent.click(newCat, { detail: 0 });
     await screen.findByLabelText("New cat's name");
     expect(document.activeElement).toBe(newCat);
+  });
+
+  it('speaks Spanish', async () => {
+    await act(() => loadLanguage('es'));
+    setup({ near: { latitude: 1, longitude: 2 } }, () =>
+      Response.json({ cats: [] } satisfies CatSuggestionsResponse),
+    );
+    const fieldset = screen.getByRole('group', { name: '¿Qué gato es?' });
+    expect(
+      await within(fieldset).findByText('Últimamente no se ha visto ningún gato cerca de aquí.'),
+    ).toBeTruthy();
+    fireEvent.click(within(fieldset).getByRole('radio', { name: 'Gato nuevo' }));
+    expect(screen.getByLabelText('Nombre del gato nuevo')).toBeTruthy();
+    expect(within(fieldset).getByRole('radio', { name: 'No lo sé' })).toBeTruthy();
   });
 });

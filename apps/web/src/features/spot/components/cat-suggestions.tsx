@@ -5,6 +5,10 @@ import { TextField } from '../../../components/form-field.tsx';
 import { CheckIcon } from '../../../components/icons.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { useCatSuggestions } from '../api/get-cat-suggestions.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
+
+/** The cards' pictures: symbols, the same in every language, hidden from screen readers (the name says it). */
+const SYMBOLS = { new: '+', unsure: '?' } as const;
 
 /** What the picture is said to show: a known cat, a cat to be made from it, or no one in particular. */
 export type CatChoice = { kind: 'unsure' } | { kind: 'new' } | { kind: 'cat'; cat: CatSummary };
@@ -40,6 +44,7 @@ export function CatSuggestions({
   const suggestions = useCatSuggestions(near);
   const newNameRef = useRef<HTMLInputElement>(null);
   const focusNewName = useRef(false);
+  const t = useTranslate();
 
   // A tap on 'New cat' goes on to its name (the phone's keyboard opens); arrowing past it does not.
   useEffect(() => {
@@ -63,7 +68,11 @@ export function CatSuggestions({
   if (near === null) {
     status = null;
   } else if (suggestions.isPending) {
-    status = <p className="cat-choice__status">Looking for cats seen near here...</p>;
+    status = (
+      <p className="cat-choice__status">
+        <Message id="spot.whichCat.looking" defaultMessage="Looking for cats seen near here..." />
+      </p>
+    );
   } else if (suggestions.isError) {
     status = (
       <p className="cat-choice__status" role="alert">
@@ -71,7 +80,11 @@ export function CatSuggestions({
       </p>
     );
   } else if (found === 0) {
-    status = <p className="cat-choice__status">No cat has been seen near here lately.</p>;
+    status = (
+      <p className="cat-choice__status">
+        <Message id="spot.whichCat.none" defaultMessage="No cat has been seen near here lately." />
+      </p>
+    );
   }
 
   const tapNewCat = () => {
@@ -81,7 +94,9 @@ export function CatSuggestions({
 
   return (
     <fieldset className="cat-choice" aria-busy={suggestions.isFetching}>
-      <legend className="cat-choice__legend">Which cat is this?</legend>
+      <legend className="cat-choice__legend">
+        <Message id="spot.whichCat.legend" defaultMessage="Which cat is this?" />
+      </legend>
       {status}
       <div className="cat-choice__options">
         {cats.map((cat) => (
@@ -103,10 +118,10 @@ export function CatSuggestions({
           onTap={tapNewCat}
           picture={
             <span className="cat-choice__icon" aria-hidden="true">
-              +
+              {SYMBOLS.new}
             </span>
           }
-          label="New cat"
+          label={t({ id: 'spot.whichCat.new', defaultMessage: 'New cat' })}
         />
         <ChoiceCard
           group={name}
@@ -115,23 +130,26 @@ export function CatSuggestions({
           onSelect={() => onChoice({ kind: 'unsure' })}
           picture={
             <span className="cat-choice__icon" aria-hidden="true">
-              ?
+              {SYMBOLS.unsure}
             </span>
           }
-          label="Not sure"
+          label={t({ id: 'spot.whichCat.unsure', defaultMessage: 'Not sure' })}
         />
       </div>
       {choice.kind === 'new' && (
         <TextField
           ref={newNameRef}
           className="cat-choice__new-name"
-          label="New cat's name"
+          label={t({ id: 'spot.whichCat.newName', defaultMessage: "New cat's name" })}
           name="newCatName"
           autoComplete="off"
           maxLength={CAT_PROFILE_NAME_MAX}
           value={newName}
           error={newNameError}
-          help="The cat gets a page of its own, with this picture as its first sighting."
+          help={t({
+            id: 'spot.whichCat.newNameHelp',
+            defaultMessage: 'The cat gets a page of its own, with this picture as its first sighting.',
+          })}
           onChange={(e) => onNewName(e.target.value)}
         />
       )}

@@ -4,10 +4,7 @@ import {
   LocationChooser,
   type ChosenLocation,
 } from '../../../components/location-picker/location-chooser.tsx';
-
-export const NO_LOCATION_MESSAGE = 'No location data available for this picture';
-export const LOCATION_WARNING =
-  'App in development! Every user can see the location of your pictures when active.';
+import { Message } from '../../../i18n/message.tsx';
 
 interface LocationSectionProps {
   /** The place the post will carry: from the photo, the browser or the map; null for none. */
@@ -42,7 +39,11 @@ export function LocationSection({
       value={location}
       onChange={onLocationChange}
       removable={!photoHasGps}
-      emptyMessage={<p className="spot-location__none">{NO_LOCATION_MESSAGE}</p>}
+      emptyMessage={
+        <p className="spot-location__none">
+          <Message id="spot.location.none" defaultMessage="No location data available for this picture" />
+        </p>
+      }
     />
   );
   if (!location) {
@@ -60,22 +61,51 @@ export function LocationSection({
           checked={showLocation}
           onChange={(e) => onChange(e.target.checked)}
         />
-        <label htmlFor={switchId}>{showLocation ? 'Location visible' : 'Location hidden'}</label>
+        <label htmlFor={switchId}>
+          {showLocation ? (
+            <Message id="spot.location.visible" defaultMessage="Location visible" />
+          ) : (
+            <Message id="spot.location.hidden" defaultMessage="Location hidden" />
+          )}
+        </label>
       </div>
       {showLocation ? (
         <>
-          <p className="spot-location__warning">{LOCATION_WARNING}</p>
+          <p className="spot-location__warning">
+            <Message
+              id="spot.location.warning"
+              defaultMessage="App in development! Every user can see the location of your pictures when active."
+            />
+          </p>
           <p className="spot-location__detail">
-            {exact
-              ? 'Other people see the exact spot, because you chose exact locations in your settings.'
-              : 'Other people see this spot to within about 500 m. Only you see the exact place.'}
+            {exact ? (
+              <Message
+                id="spot.location.exact"
+                defaultMessage="Other people see the exact spot, because you chose exact locations in your settings."
+              />
+            ) : (
+              <Message
+                id="spot.location.approximate"
+                defaultMessage="Other people see this spot to within about 500 m. Only you see the exact place."
+              />
+            )}
           </p>
         </>
       ) : (
-        <p className="spot-location__detail">Only you can see where this picture was taken.</p>
+        <p className="spot-location__detail">
+          <Message
+            id="spot.location.private"
+            defaultMessage="Only you can see where this picture was taken."
+          />
+        </p>
       )}
       {sharedWithGroups && (
-        <p className="spot-location__detail">Members of the groups you share it with see the exact spot.</p>
+        <p className="spot-location__detail">
+          <Message
+            id="spot.location.groups"
+            defaultMessage="Members of the groups you share it with see the exact spot."
+          />
+        </p>
       )}
     </div>
   );

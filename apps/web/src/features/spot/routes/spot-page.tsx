@@ -7,10 +7,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import {
   ALT_TEXT_MAX,
   CAPTION_MAX,
+  CAT_FIELD_MESSAGES,
   CAT_NAME_MAX,
+  CAT_PROFILE_NAME_MAX,
   catNameProblem,
   DEMO_USER_ID,
-  WRONG_FILE_TYPE_MESSAGE,
 } from '@cats/contracts';
 import { ImageCropDialog } from '../../../components/post/crop/image-crop-dialog.tsx';
 import { ACCEPT_ATTRIBUTE, isAcceptedImage } from '../../../components/post/crop/crop-image.ts';
@@ -32,7 +33,29 @@ import { useCreateCat } from '../../../components/cats/api/create-cat.ts';
 import { showToast } from '../../../components/toast.tsx';
 import { useSpottedCat } from '../api/get-spotted-cat.ts';
 import { CatSuggestions, type CatChoice } from '../components/cat-suggestions.tsx';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import '../spot.css';
+
+/**
+ * The problem with a new cat's name as typed, in the reader's language. catNameProblem (the API's own
+ * check) answers with the contracts' English sentences; each is one of ours here.
+ */
+function newCatNameProblem(typed: string): string | null {
+  switch (catNameProblem(typed)) {
+    case null:
+      return null;
+    case CAT_FIELD_MESSAGES.nameRequired:
+      return translate({ id: 'spot.newCat.nameRequired', defaultMessage: 'Name is required' });
+    case CAT_FIELD_MESSAGES.nameTooLong:
+      return translate(
+        { id: 'spot.newCat.nameTooLong', defaultMessage: 'Name is at most {max} characters' },
+        { max: CAT_PROFILE_NAME_MAX },
+      );
+    default:
+      return translate({ id: 'spot.newCat.nameInvalid', defaultMessage: 'Name contains invalid characters' });
+  }
+}
 
 /**
  * Spec section 2, Spot ('Snap a cat'): choose a picture -> (wrong type: modal) -> read its position
@@ -81,6 +104,7 @@ export default function SpotPage() {
   const [newCatName, setNewCatName] = useState('');
   const [newCatError, setNewCatError] = useState<string | null>(null);
   const newCatRef = useRef<HTMLDivElement>(null);
+  const t = useTranslate();
 
   const reset = () => {
     setOriginal(null);
@@ -144,7 +168,7 @@ export default function SpotPage() {
     if (!cropped || !metadata || create.isPending) return;
     if (choice.kind === 'new') {
       // Checked before the upload: the picture is not posted with a cat that cannot be made.
-      const problem = catNameProblem(newCatName);
+      const problem = newCatNameProblem(newCatName);
       setNewCatError(problem);
       if (problem) {
         newCatRef.current?.querySelector('input')?.focus();
@@ -220,12 +244,24 @@ export default function SpotPage() {
             {
               onSuccess: ({ cat }) =>
                 showToast({
-                  message: `${cat.name} has a page now, with this picture as the first sighting.`,
+                  message: t(
+                    {
+                      id: 'spot.newCat.made',
+                      defaultMessage: '{name} has a page now, with this picture as the first sighting.',
+                    },
+                    { name: cat.name },
+                  ),
                 }),
               // The picture is posted; the cat can still be made from its menu.
               onError: (err) =>
                 showToast({
-                  message: `Your picture is posted, but ${name} could not be made: ${errorMessage(err)}`,
+                  message: t(
+                    {
+                      id: 'spot.newCat.failed',
+                      defaultMessage: 'Your picture is posted, but {name} could not be made: {reason}',
+                    },
+                    { name, reason: errorMessage(err) },
+                  ),
                 }),
               onSettled: () => navigate('/feed'),
             },
@@ -247,15 +283,24 @@ export default function SpotPage() {
 
   return (
     <div className="spot-page">
-      <h1>Snap a cat</h1>
+      <h1>
+        <Message id="spot.title" defaultMessage="Snap a cat" />
+      </h1>
       {queued && (
         <p className="spot-page__queued" role="status">
-          No connection. Your picture will be sent when you are back online.
+          <Message
+            id="spot.queued"
+            defaultMessage="No connection. Your picture will be sent when you are back online."
+          />
         </p>
       )}
       {queueError && (
         <p className="spot-form__error" role="alert">
-          Your picture could not be kept for later: {queueError}
+          <Message
+            id="spot.queueFailed"
+            defaultMessage="Your picture could not be kept for later: {reason}"
+            values={{ reason: queueError }}
+          />
         </p>
       )}
       <UploadsWaiting />
@@ -274,14 +319,21 @@ export default function SpotPage() {
             accept={ACCEPT_ATTRIBUTE}
             required
             // Once cropped, the visible label gives way to the picture: the input keeps a name (axe 'label').
-            aria-label={croppedUrl ? 'Choose another photo' : undefined}
+            aria-label={
+              croppedUrl ? t({ id: 'spot.photo.another', defaultMessage: 'Choose another photo' }) : undefined
+            }
             onChange={(e) => void onFile(e)}
           />
           {croppedUrl ? (
             <div className="spot-form__thumb">
-              <img src={croppedUrl} alt="Your cropped picture" width={160} height={160} />
+              <img
+                src={croppedUrl}
+                alt={t({ id: 'spot.photo.cropped', defaultMessage: 'Your cropped picture' })}
+                width={160}
+                height={160}
+              />
               <Button variant="secondary" onClick={reset}>
-                Delete picture
+                <Message id="spot.photo.delete" defaultMessage="Delete picture" />
               </Button>
             </div>
           ) : (
@@ -289,20 +341,29 @@ export default function SpotPage() {
               <svg viewBox="0 0 24 24" width="40" height="40" aria-hidden="true">
                 <path d="M9 4l-2 2H4a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V8a2 2 0 0 0-2-2h-3l-2-2zm3 5a4 4 0 1 1 0 8 4 4 0 0 1 0-8z" />
               </svg>
-              <span>Add a photo</span>
-              <span className="spot-form__add-hint">Take one with your camera or choose a JPG or PNG</span>
+              <span>
+                <Message id="spot.photo.add" defaultMessage="Add a photo" />
+              </span>
+              <span className="spot-form__add-hint">
+                <Message
+                  id="spot.photo.addHint"
+                  defaultMessage="Take one with your camera or choose a JPG or PNG"
+                />
+              </span>
             </label>
           )}
           {reading && (
             <p role="status" className="spot-form__status">
-              Reading picture...
+              <Message id="spot.photo.reading" defaultMessage="Reading picture..." />
             </p>
           )}
         </div>
 
         {cropped && metadata && (
           <>
-            <label htmlFor={ids.comment}>Add a comment</label>
+            <label htmlFor={ids.comment}>
+              <Message id="spot.comment" defaultMessage="Add a comment" />
+            </label>
             <textarea
               id={ids.comment}
               name="comment"
@@ -312,7 +373,11 @@ export default function SpotPage() {
               onChange={(e) => setComment(e.target.value)}
             />
             <label htmlFor={ids.catName}>
-              Cat&apos;s name <span className="spot-form__optional">(optional)</span>
+              <Message
+                id="spot.catName"
+                defaultMessage="Cat's name <optional>(optional)</optional>"
+                values={{ optional: (chunks) => <span className="spot-form__optional">{chunks}</span> }}
+              />
             </label>
             <input
               id={ids.catName}
@@ -325,11 +390,17 @@ export default function SpotPage() {
             <CountedTextarea
               ref={altTextRef}
               className="spot-form__alt"
-              label="Describe this photo for people who can't see it"
+              label={t({
+                id: 'spot.altText.label',
+                defaultMessage: "Describe this photo for people who can't see it",
+              })}
               name="altText"
               rows={3}
               max={ALT_TEXT_MAX}
-              help="Optional: the cat, what it is doing, where. Screen readers read it aloud."
+              help={t({
+                id: 'spot.altText.help',
+                defaultMessage: 'Optional: the cat, what it is doing, where. Screen readers read it aloud.',
+              })}
               value={altText}
               onChange={(e) => setAltText(e.target.value)}
             />
@@ -361,7 +432,7 @@ export default function SpotPage() {
               </p>
             )}
             <Button type="submit" size="lg" className="spot-form__submit" disabled={create.isPending}>
-              Submit
+              <Message id="spot.submit" defaultMessage="Submit" />
             </Button>
           </>
         )}
@@ -370,19 +441,22 @@ export default function SpotPage() {
       {cropping && (
         <ImageCropDialog
           src={originalUrl}
-          title="Crop your picture"
+          title={t({ id: 'spot.crop.title', defaultMessage: 'Crop your picture' })}
           onCropped={setCropped}
           onCancel={reset}
         />
       )}
       {reminding && (
         <Modal
-          title="Add a description so everyone can enjoy your cat?"
+          title={t({
+            id: 'spot.reminder.title',
+            defaultMessage: 'Add a description so everyone can enjoy your cat?',
+          })}
           onClose={() => setReminding(false)}
           actions={
             <>
               <Button variant="secondary" onClick={upload}>
-                Post anyway
+                <Message id="spot.reminder.postAnyway" defaultMessage="Post anyway" />
               </Button>
               <Button
                 onClick={() => {
@@ -391,27 +465,52 @@ export default function SpotPage() {
                   requestAnimationFrame(() => altTextRef.current?.focus());
                 }}
               >
-                Add description
+                <Message id="spot.reminder.addDescription" defaultMessage="Add description" />
               </Button>
             </>
           }
         >
           <p className="modal__message">
-            A few words about the photo let people who use a screen reader know what is in it. You can turn
-            this reminder off in Settings.
+            <Message
+              id="spot.reminder.text"
+              defaultMessage="A few words about the photo let people who use a screen reader know what is in it. You can turn this reminder off in Settings."
+            />
           </p>
         </Modal>
       )}
-      {wrongType && <MessageModal message={WRONG_FILE_TYPE_MESSAGE} onClose={() => setWrongType(false)} />}
+      {wrongType && (
+        <MessageModal
+          message={t({
+            id: 'spot.wrongFileType',
+            defaultMessage: 'Please check file is in jpg or png format',
+          })}
+          onClose={() => setWrongType(false)}
+        />
+      )}
       {(create.isPending || createCat.isPending) && (
-        <Modal title="File uploading" dismissible={false} onClose={() => {}}>
-          <progress className="spot-progress" max={1} value={progress} aria-label="Upload progress" />
+        <Modal
+          title={t({ id: 'spot.uploading.title', defaultMessage: 'File uploading' })}
+          dismissible={false}
+          onClose={() => {}}
+        >
+          <progress
+            className="spot-progress"
+            max={1}
+            value={progress}
+            aria-label={t({ id: 'spot.uploading.progress', defaultMessage: 'Upload progress' })}
+          />
           <p className="spot-progress__text" aria-live="polite">
-            {createCat.isPending
-              ? 'Making the cat’s page...'
-              : progress < 1
-                ? `${Math.round(progress * 100)}%`
-                : 'Preparing your picture...'}
+            {createCat.isPending ? (
+              <Message id="spot.uploading.makingCat" defaultMessage="Making the cat’s page..." />
+            ) : progress < 1 ? (
+              <Message
+                id="spot.uploading.percent"
+                defaultMessage="{progress, number, ::percent}"
+                values={{ progress }}
+              />
+            ) : (
+              <Message id="spot.uploading.preparing" defaultMessage="Preparing your picture..." />
+            )}
           </p>
         </Modal>
       )}
