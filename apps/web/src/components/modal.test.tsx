@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { DEMO_USER_ID } from '@cats/contracts';
-import { startLanguage } from '../i18n/i18n-store.ts';
+import { loadLanguage } from '../i18n/i18n-store.ts';
 import { ApiError } from '../lib/api-client.ts';
 import { authStore } from '../lib/auth-store.ts';
 import { DemoDisabledModal, isDemoDisabledError } from './message-modal.tsx';
@@ -105,7 +105,7 @@ describe('DemoDisabledModal', () => {
   });
 
   it('speaks Spanish', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     try {
       render(<DemoDisabledModal onClose={() => {}} />);
       expect(
@@ -115,7 +115,7 @@ describe('DemoDisabledModal', () => {
       ).toBeTruthy();
       expect(screen.getByRole('button', { name: 'Aceptar' })).toBeTruthy();
     } finally {
-      await act(() => startLanguage('en'));
+      await act(() => loadLanguage('en'));
     }
   });
 });

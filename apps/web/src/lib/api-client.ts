@@ -1,7 +1,7 @@
 import type { TokenResponse } from '@cats/contracts';
 import { authStore } from './auth-store.ts';
 import { takeRefresh } from './early-requests.ts';
-import { currentLanguage } from '../i18n/i18n-store.ts';
+import { currentLanguage, translate } from '../i18n/i18n-store.ts';
 
 /**
  * The one HTTP client (spec section 7): JSON with credentials, same origin, bearer token from memory,
@@ -23,7 +23,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Spec section 8: the server could not be reached (English; noServerResponse() in the reader's language). */
 export const NO_SERVER_RESPONSE = 'No Server Response';
+
+/** The server could not be reached, in the reader's language: the message of a network ApiError. */
+export const noServerResponse = (): string =>
+  translate({ id: 'errors.noServerResponse', defaultMessage: 'No Server Response' });
+
+/** An answer without a {message} of its own (a proxy's error page), in the reader's language. */
+const requestFailed = (status: number): string =>
+  translate(
+    { id: 'errors.requestFailed', defaultMessage: 'Request failed with status {status}' },
+    { status: String(status) },
+  );
 
 type SessionExpiredListener = () => void;
 const sessionExpiredListeners = new Set<SessionExpiredListener>();
@@ -46,7 +58,7 @@ export function refreshSession(): Promise<TokenResponse> {
       } catch {
         // No network (issue 28): an ApiError without status, so that no caller takes it for an
         // expired session and logs the person out.
-        throw new ApiError(null, NO_SERVER_RESPONSE);
+        throw new ApiError(null, noServerResponse());
       }
       if (!res.ok) throw new ApiError(res.status, await readMessage(res), res.headers);
       const data = (await res.json()) as TokenResponse;
@@ -66,7 +78,7 @@ async function readMessage(res: Response): Promise<string> {
   } catch {
     /* not JSON */
   }
-  return res.statusText || `Request failed with status ${res.status}`;
+  return res.statusText || requestFailed(res.status);
 }
 
 /** The server marks token problems (not permission refusals) with RFC 6750's invalid_token. */
@@ -105,7 +117,7 @@ async function send(path: string, options: RequestOptions, token: string | null)
     return await fetch(path, buildInit(options, token));
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(null, NO_SERVER_RESPONSE);
+    throw new ApiError(null, noServerResponse());
   }
 }
 
@@ -177,7 +189,7 @@ export function apiUpload<T>(
           body: xhr.responseText,
           wwwAuthenticate: xhr.getResponseHeader('www-authenticate'),
         });
-      xhr.onerror = () => reject(new ApiError(null, NO_SERVER_RESPONSE));
+      xhr.onerror = () => reject(new ApiError(null, noServerResponse()));
       xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
       opts.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
       xhr.send(form);
@@ -206,10 +218,7 @@ export function apiUpload<T>(
     }
     if (result.status < 200 || result.status >= 300) {
       const message = (parsed as { message?: unknown } | undefined)?.message;
-      throw new ApiError(
-        result.status,
-        typeof message === 'string' ? message : `Request failed with status ${result.status}`,
-      );
+      throw new ApiError(result.status, typeof message === 'string' ? message : requestFailed(result.status));
     }
     return parsed as T;
   })();

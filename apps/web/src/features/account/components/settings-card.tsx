@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { ApiError, NO_SERVER_RESPONSE } from '../../../lib/api-client.ts';
+import { ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { AlertIcon, CheckIcon } from '../../../components/icons.tsx';
 import { translate } from '../../../i18n/i18n-store.ts';
 import { Message } from '../../../i18n/message.tsx';
@@ -47,7 +47,7 @@ export function FormStatusMessage({ status }: { status: FormStatus }) {
 
 /** What to tell the person when a settings request fails: the server's own message, or no response. */
 export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.status === null ? NO_SERVER_RESPONSE : err.message;
+  if (err instanceof ApiError) return err.status === null ? noServerResponse() : err.message;
   return translate({ id: 'settings.requestFailed', defaultMessage: 'Request failed' });
 }
 

@@ -7,8 +7,7 @@ import {
   decisionSentence,
   formatDay,
 } from '../../../components/moderation/moderation-wording.ts';
-import { ApiError, api } from '../../../lib/api-client.ts';
-import { translate } from '../../../i18n/i18n-store.ts';
+import { api, ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import './suspension-appeal.css';
 
@@ -18,9 +17,7 @@ interface Credentials {
 }
 
 const failure = (err: unknown) =>
-  err instanceof ApiError && err.status !== null
-    ? err.message
-    : translate({ id: 'auth.noServerResponse', defaultMessage: 'No Server Response' });
+  err instanceof ApiError && err.status !== null ? err.message : noServerResponse();
 
 /**
  * Issue 27: a suspended person cannot sign in, so the login page lets them read why and appeal with the

@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, type Location } from 'react-router';
 import { Button } from '../../../components/button.tsx';
 import { Checkbox, TextField } from '../../../components/form-field.tsx';
 import { InfoIcon } from '../../../components/icons.tsx';
-import { ApiError, api } from '../../../lib/api-client.ts';
+import { api, ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { authStore, getPersist, setPersist } from '../../../lib/auth-store.ts';
 import { translate } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
@@ -22,8 +22,7 @@ interface LoginState {
 
 /** Spec section 8, login errors (the texts of AUTH_MESSAGES in @cats/contracts). */
 function loginErrorMessage(err: unknown): string {
-  if (!(err instanceof ApiError) || err.status === null)
-    return translate({ id: 'auth.noServerResponse', defaultMessage: 'No Server Response' });
+  if (!(err instanceof ApiError) || err.status === null) return noServerResponse();
   if (err.status === 400)
     return translate({ id: 'auth.login.missingCredentials', defaultMessage: 'Missing Email or Password' });
   if (err.status === 401) return translate({ id: 'auth.login.unauthorized', defaultMessage: 'Unauthorized' });

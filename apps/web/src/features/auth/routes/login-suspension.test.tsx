@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { APPEAL_MESSAGES, type Appeal, type Statement } from '@cats/contracts';
-import { startLanguage } from '../../../i18n/i18n-store.ts';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import LoginPage from './login-page.tsx';
 
 const SUSPENDED = 'Your account is suspended until 2 December 2026 at 14:00 UTC.';
@@ -50,7 +50,7 @@ function api(suspended = SUSPENDED) {
 afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
-  await act(() => startLanguage('en'));
+  await act(() => loadLanguage('en'));
 });
 
 describe('LoginPage for a suspended account', () => {
@@ -90,7 +90,7 @@ describe('LoginPage for a suspended account', () => {
   });
 
   it('knows the suspension by its status in Spanish, whose words it does not compare', async () => {
-    await act(() => startLanguage('es'));
+    await act(() => loadLanguage('es'));
     const suspended = 'Tu cuenta está suspendida hasta el 2 de diciembre de 2026 a las 14:00 (UTC).';
     api(suspended);
     render(

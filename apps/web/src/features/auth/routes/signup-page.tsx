@@ -5,7 +5,7 @@ import { Button, buttonClass } from '../../../components/button.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { CheckIcon, InfoIcon } from '../../../components/icons.tsx';
 import { Logo } from '../../../components/logo.tsx';
-import { ApiError, api } from '../../../lib/api-client.ts';
+import { api, ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { defineMessage, translate, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { AuthLogoLink } from '../components/auth-logo-link.tsx';
@@ -33,8 +33,7 @@ const HINTS: Record<Field, MessageDescriptor> = {
 
 /** Spec section 8, sign-up errors: 409 shows the server's message. */
 function signupErrorMessage(err: unknown): string {
-  if (!(err instanceof ApiError) || err.status === null)
-    return translate({ id: 'auth.noServerResponse', defaultMessage: 'No Server Response' });
+  if (!(err instanceof ApiError) || err.status === null) return noServerResponse();
   if (err.status === 409) return err.message;
   return translate({ id: 'auth.signup.failed', defaultMessage: 'Registration Failed' });
 }

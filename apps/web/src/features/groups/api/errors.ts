@@ -1,5 +1,5 @@
 import { DEMO_USER_ID } from '@cats/contracts';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { translate } from '../../../i18n/i18n-store.ts';
 
@@ -10,8 +10,7 @@ import { translate } from '../../../i18n/i18n-store.ts';
  */
 export function groupErrorMessage(err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.status === null)
-      return translate({ id: 'groups.error.noServerResponse', defaultMessage: 'No Server Response' });
+    if (err.status === null) return noServerResponse();
     if (err.status === 400) return err.message;
     if (err.status === 403 && authStore.get().userId === DEMO_USER_ID) return err.message;
   }
