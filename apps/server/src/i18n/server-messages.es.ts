@@ -77,7 +77,7 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
     'Solo puedes cambiar la ubicación de tus propias fotos',
   'No GPS data available': 'No hay datos GPS disponibles',
   'A moderator hid the location of this picture. You can read why and appeal in Settings, under Moderation.':
-    'Un moderador ha ocultado la ubicación de esta foto. Puedes leer el motivo y recurrir en Ajustes, en Moderación.',
+    'Un moderador ha ocultado la ubicación de esta foto. Puedes leer el motivo y apelar en Ajustes, en Moderación.',
   'Please add a photo': 'Añade una foto',
   'Please choose a picture to upload': 'Elige una foto para subir',
   'Please check file is in jpg or png format': 'Comprueba que el archivo está en formato jpg o png',
@@ -289,21 +289,21 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
     'El rol de un administrador solo se puede cambiar desde la línea de comandos (npm run admin)',
   'Write why the decision should change': 'Escribe por qué debería cambiar la decisión',
   'An appeal can be at most {count} characters':
-    'Un recurso puede tener como máximo {count, plural, one {# carácter} other {# caracteres}}',
+    'Una apelación puede tener como máximo {count, plural, one {# carácter} other {# caracteres}}',
   'This decision does not exist': 'Esta decisión no existe',
   'Only a removal, a hidden location, a warning or a suspension can be appealed':
-    'Solo se puede recurrir una retirada, una ubicación ocultada, una advertencia o una suspensión',
-  'You have already appealed this decision': 'Ya has recurrido esta decisión',
+    'Solo se puede apelar una retirada, una ubicación ocultada, una advertencia o una suspensión',
+  'You have already appealed this decision': 'Ya has apelado esta decisión',
   'A decision can be appealed within {count} days':
-    'Una decisión se puede recurrir en un plazo de {count, plural, one {# día} other {# días}}',
+    'Una decisión se puede apelar en un plazo de {count, plural, one {# día} other {# días}}',
   'This decision has already been undone': 'Esta decisión ya se ha deshecho',
   'Your appeal is sent. A moderator who did not take the decision will answer it.':
-    'Tu recurso se ha enviado. Lo responderá un moderador que no tomó la decisión.',
-  'This appeal does not exist': 'Este recurso no existe',
-  'This appeal has already been decided': 'Este recurso ya se ha resuelto',
+    'Tu apelación se ha enviado. La responderá un moderador que no tomó la decisión.',
+  'This appeal does not exist': 'Esta apelación no existe',
+  'This appeal has already been decided': 'Esta apelación ya se ha resuelto',
   'Another moderator must decide this appeal: you took the decision':
-    'Otro moderador debe resolver este recurso: tú tomaste la decisión',
-  'You cannot decide your own appeal': 'No puedes resolver tu propio recurso',
+    'Otro moderador debe resolver esta apelación: tú tomaste la decisión',
+  'You cannot decide your own appeal': 'No puedes resolver tu propia apelación',
   'Choose whether the decision stands or is undone': 'Elige si la decisión se mantiene o se deshace',
   'This account is not suspended: sign in to see moderation decisions':
     'Esta cuenta no está suspendida: inicia sesión para ver las decisiones de moderación',
