@@ -351,6 +351,7 @@ export async function runBench(opts: BenchOptions): Promise<RunResult | OnlyResu
         web = {
           landingJsGzipKb: NaN,
           landingJsFiles: [],
+          landingJsSpanishGzipKb: NaN,
           mapLibraryOnlyOnExplore: false,
           pwa: { installabilityErrors: ['not measured'], manifestErrors: [] },
           lighthouse: {},

@@ -455,6 +455,8 @@ async function lighthouseScheme(
 export interface WebMeasurement {
   landingJsGzipKb: number;
   landingJsFiles: string[];
+  /** Issue 28: the same page for a Spanish reader (the code and the first part of the Spanish texts). */
+  landingJsSpanishGzipKb: number;
   mapLibraryOnlyOnExplore: boolean;
   /** Issue 28: Chromium's own installability verdict (empty: installable), and the manifest's errors. */
   pwa: { installabilityErrors: string[]; manifestErrors: string[] };
@@ -471,12 +473,17 @@ export async function measureWeb(opts: {
   const log = opts.log ?? (() => undefined);
   const lh = await launchLighthouseBrowser();
   let landing;
+  let landingSpanish;
   let map;
   try {
     const fresh = await lh.browser.newContext({ baseURL: opts.baseUrl });
     landing = await landingJavaScript(fresh);
     await fresh.close();
     log(`landing page JavaScript: ${landing.gzipKb} KB gzipped in ${landing.files.length} files`);
+    const spanish = await lh.browser.newContext({ baseURL: opts.baseUrl, locale: 'es-ES' });
+    landingSpanish = await landingJavaScript(spanish);
+    await spanish.close();
+    log(`landing page JavaScript in Spanish: ${landingSpanish.gzipKb} KB gzipped`);
     const member = await lh.browser.newContext({ baseURL: opts.baseUrl });
     map = await mapLibraryOnlyOnExplore(member, opts.login);
     await member.close();
@@ -504,6 +511,7 @@ export async function measureWeb(opts: {
   return {
     landingJsGzipKb: landing.gzipKb,
     landingJsFiles: landing.files.map((f) => `${f.url} (${kb(f.gzipBytes)} KB)`),
+    landingJsSpanishGzipKb: landingSpanish.gzipKb,
     mapLibraryOnlyOnExplore: map.ok,
     pwa,
     lighthouse,
