@@ -1,4 +1,4 @@
-import { DEMO_USER_ID } from '@cats/contracts';
+import { DEMO_DISABLED_MESSAGE, DEMO_USER_ID } from '@cats/contracts';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api-client.ts';
 import { authStore } from '../lib/auth-store.ts';
@@ -46,10 +46,12 @@ export function DemoDisabledModal({ onClose }: { onClose: () => void }) {
 /**
  * Whether an API error is the server refusing the demo account (403 'Feature disabled for demo user').
  * Its text is in the reader's language (decision 017), so it is known by who asked: a 403 for the
- * signed-in demo account (its fixed id), other than a token problem (which the client refreshes).
+ * signed-in demo account (its fixed id), other than a token problem (which the client refreshes);
+ * or, whoever asked, the spec's English sentence itself.
  */
 export const isDemoDisabledError = (err: unknown): boolean =>
   err instanceof ApiError &&
   err.status === 403 &&
-  authStore.get().userId === DEMO_USER_ID &&
-  !/invalid_token/.test(err.headers?.get('www-authenticate') ?? '');
+  (err.message === DEMO_DISABLED_MESSAGE ||
+    (authStore.get().userId === DEMO_USER_ID &&
+      !/invalid_token/.test(err.headers?.get('www-authenticate') ?? '')));
