@@ -88,7 +88,7 @@ describe('DemoDisabledModal', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
-  it('recognises the demo refusal by its 403 to the signed-in demo account, in any language', () => {
+  it('recognises the demo refusal by its 403 to the signed-in demo account in any language, or by its English sentence', () => {
     authStore.set({ accessToken: 't', userId: DEMO_USER_ID });
     const spanish = 'Esta función no está disponible para la cuenta de demostración';
     expect(isDemoDisabledError(new ApiError(403, 'Feature disabled for demo user'))).toBe(true);
@@ -97,11 +97,13 @@ describe('DemoDisabledModal', () => {
     expect(isDemoDisabledError(new Error('Feature disabled for demo user'))).toBe(false);
     const expired = new Headers({ 'www-authenticate': 'Bearer error="invalid_token"' });
     expect(isDemoDisabledError(new ApiError(403, 'Forbidden', expired))).toBe(false);
-    // Anyone else's 403 is another refusal.
+    // Anyone else's 403 is another refusal, unless it is the spec's English sentence itself.
     authStore.set({ accessToken: 't', userId: 'me' });
-    expect(isDemoDisabledError(new ApiError(403, 'Feature disabled for demo user'))).toBe(false);
+    expect(isDemoDisabledError(new ApiError(403, spanish))).toBe(false);
+    expect(isDemoDisabledError(new ApiError(403, 'Forbidden'))).toBe(false);
+    expect(isDemoDisabledError(new ApiError(403, 'Feature disabled for demo user'))).toBe(true);
     authStore.clear();
-    expect(isDemoDisabledError(new ApiError(403, 'Feature disabled for demo user'))).toBe(false);
+    expect(isDemoDisabledError(new ApiError(403, spanish))).toBe(false);
   });
 
   it('speaks Spanish', async () => {
