@@ -108,7 +108,7 @@ describe('groups', () => {
     await ownedLink.click();
     await pageA.waitForURL(`**/groups/${groupId}`);
     await pageA.getByRole('heading', { name: 'Garden Cats', level: 1 }).waitFor();
-    await pageA.getByText(code!, { exact: true }).waitFor();
+    await pageA.getByRole('code').getByText(code!, { exact: true }).waitFor();
     const requests = pageA.getByRole('region', { name: /Pending requests/ });
     await requests.getByText(b.username).waitFor();
     await screenshot(pageA, 'group-requests-1280');

@@ -109,7 +109,10 @@ function LoginForm({ state }: { state: LoginState }) {
             <Message
               id="auth.login.demoHint"
               defaultMessage="Just looking around? Log in as the demo user with the email {email} and the password {password}."
-              values={{ email: <code>{DEMO_EMAIL}</code>, password: <code>{DEMO_PASSWORD}</code> }}
+              values={{
+                email: <code translate="no">{DEMO_EMAIL}</code>,
+                password: <code translate="no">{DEMO_PASSWORD}</code>,
+              }}
             />
           </p>
         </div>
