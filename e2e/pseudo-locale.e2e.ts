@@ -21,7 +21,7 @@ async function untranslated(page: Page, allowed: string[]): Promise<string[]> {
     const found: string[] = [];
     const plain = (text: string) => {
       let rest = text;
-      for (const a of allow) rest = rest.split(a).join(' ');
+      for (const a of [...allow].sort((x, y) => y.length - x.length)) rest = rest.split(a).join(' ');
       return /[A-Za-z]{2,}/.test(rest);
     };
     // Not messages: dates (Intl), each language's name in itself ([lang]), names marked translate="no"
