@@ -3,7 +3,7 @@ const base = process.env.BASE ?? 'http://127.0.0.1:3100';
 const pages = (process.env.PAGES ?? '/profile/settings,/groups,/notifications').split(',');
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 for (const width of [390, 1280]) {
-  const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, locale: 'es-ES', baseURL: base });
+  const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, locale: process.env.LOCALE ?? 'es-ES', baseURL: base });
   const page = await context.newPage();
   await page.goto('/login');
   await page.locator('input[type="email"]').fill('whiskers@example.com');
@@ -15,7 +15,7 @@ for (const width of [390, 1280]) {
     await page.goto(path);
     await page.waitForLoadState('networkidle');
     await page.waitForTimeout(500);
-    const name = `/work/shots/es${path.replace(/\W+/g, '-')}-${width}.png`;
+    const name = `/work/shots/${process.env.LOCALE ?? 'es'}${path.replace(/\W+/g, '-')}-${width}.png`;
     await page.screenshot({ path: name, fullPage: process.env.FULL === '1' });
     console.log(name);
   }

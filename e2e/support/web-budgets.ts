@@ -219,12 +219,16 @@ export type ColourScheme = 'light' | 'dark';
  * dark-mode runs.
  */
 export async function launchLighthouseBrowser(
-  opts: { colorScheme?: ColourScheme } = {},
+  opts: { colorScheme?: ColourScheme; language?: PageLanguage } = {},
 ): Promise<LighthouseBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'cats-lighthouse-'));
+  const flags = [...CHROME_FLAGS];
+  if (opts.colorScheme === 'dark') flags.push('--force-dark-mode');
+  // A Spanish browser (issue 28): the app opens in the browser's language.
+  if (opts.language === 'es') flags.push('--lang=es-ES', '--accept-lang=es-ES,es');
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
-    chromeFlags: opts.colorScheme === 'dark' ? [...CHROME_FLAGS, '--force-dark-mode'] : CHROME_FLAGS,
+    chromeFlags: flags,
     userDataDir,
     logLevel: 'silent',
   });
@@ -380,8 +384,18 @@ export const LIGHTHOUSE_PAGES = ['/feed', '/explore', '/', '/login'] as const;
 export const LIGHTHOUSE_SCHEMES: readonly ColourScheme[] = ['light', 'dark'];
 
 /** How a page's scores are named in reports: '/feed' in the light scheme, '/feed (dark)' in the dark. */
-export const lighthouseKey = (path: string, colorScheme: ColourScheme): string =>
-  colorScheme === 'light' ? path : `${path} (dark)`;
+/** Issue 28: the app's languages, each measured as a browser set to it would open the app. */
+export type PageLanguage = 'en' | 'es';
+export const LIGHTHOUSE_LANGUAGES: readonly PageLanguage[] = ['en', 'es'];
+
+export const lighthouseKey = (
+  path: string,
+  colorScheme: ColourScheme,
+  language: PageLanguage = 'en',
+): string => {
+  const variant = [colorScheme === 'dark' ? 'dark' : '', language === 'es' ? 'Spanish' : ''].filter(Boolean);
+  return variant.length ? `${path} (${variant.join(', ')})` : path;
+};
 
 /** Logs in through the login page of the Lighthouse browser, with 'Remember me'. */
 export async function lighthouseLogin(
@@ -391,19 +405,21 @@ export async function lighthouseLogin(
 ): Promise<void> {
   const context = lh.browser.contexts()[0]!;
   const page = context.pages()[0] ?? (await context.newPage());
-  // This context has no baseURL (it is the browser's own): log in with absolute addresses.
+  // This context has no baseURL (it is the browser's own): log in with absolute addresses. The fields
+  // by their type: the browser may be set to another language than English.
   await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Email').fill(user.email);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByLabel('Remember me').check();
-  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.locator('input[type="email"]').fill(user.email);
+  await page.locator('input[type="password"]').fill(user.password);
+  await page.locator('input[type="checkbox"]').check();
+  await page.locator('form button[type="submit"]').click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
 /**
  * Lighthouse on /feed and /explore signed in (with 'Remember me', so the page restores the session
  * from the refresh cookie as a returning visitor's would), then / and /login as a first-time visitor;
- * all of it in the light colour scheme, then again in a browser that prefers dark.
+ * all of it in the light colour scheme, then again in a browser that prefers dark; and all of that
+ * again in a browser set to Spanish (issue 28).
  */
 export async function lighthouseAll(
   baseUrl: string,
@@ -411,8 +427,10 @@ export async function lighthouseAll(
   opts: { runs?: number; log?: (line: string) => void } = {},
 ): Promise<Record<string, LighthouseScores>> {
   const scores: Record<string, LighthouseScores> = {};
-  for (const colorScheme of LIGHTHOUSE_SCHEMES) {
-    Object.assign(scores, await lighthouseScheme(baseUrl, user, colorScheme, opts));
+  for (const language of LIGHTHOUSE_LANGUAGES) {
+    for (const colorScheme of LIGHTHOUSE_SCHEMES) {
+      Object.assign(scores, await lighthouseScheme(baseUrl, user, colorScheme, language, opts));
+    }
   }
   return scores;
 }
@@ -421,9 +439,10 @@ async function lighthouseScheme(
   baseUrl: string,
   user: { email: string; password: string },
   colorScheme: ColourScheme,
+  language: PageLanguage,
   opts: { runs?: number; log?: (line: string) => void },
 ): Promise<Record<string, LighthouseScores>> {
-  const lh = await launchLighthouseBrowser({ colorScheme });
+  const lh = await launchLighthouseBrowser({ colorScheme, language });
   try {
     await lighthouseLogin(lh, baseUrl, user);
     const scores: Record<string, LighthouseScores> = {};
@@ -433,7 +452,7 @@ async function lighthouseScheme(
       for (let i = 0; i < (opts.runs ?? 1); i += 1) {
         runs.push(await runLighthouse(lh, `${baseUrl}${path}`, { keepSession: signedIn }));
       }
-      const key = lighthouseKey(path, colorScheme);
+      const key = lighthouseKey(path, colorScheme, language);
       scores[key] = medianRun(runs);
       const s = scores[key];
       opts.log?.(
