@@ -102,6 +102,17 @@ describe('languages', () => {
           await page.waitForLoadState('networkidle');
           expect(await page.locator('html').getAttribute('lang'), path).toBe('es');
           for (const v of await axeViolations(page)) found.push(`${path}: ${v}`);
+          // Longer Spanish words push nothing past the screen's edge (axe does not look there).
+          const overflow = await page.evaluate(() => {
+            const width = document.documentElement.clientWidth;
+            return Array.from(document.querySelectorAll('header a, header button, nav a, nav button'))
+              .filter((el) => {
+                const box = el.getBoundingClientRect();
+                return box.width > 0 && (box.right > width + 1 || box.left < -1);
+              })
+              .map((el) => el.textContent?.trim() ?? '');
+          });
+          for (const text of overflow) found.push(`${path}: '${text}' runs past the screen's edge`);
           await screenshot(page, `es${path.replace(/\W+/g, '-')}-${viewport.width}-${colorScheme}`);
         };
         for (const path of ['/', '/login', '/signup']) await visit(path);
