@@ -16,10 +16,11 @@ import * as merges from './cat-merges.repository.ts';
 import { getCat, requireCat, type CatsDeps } from './cats.service.ts';
 import * as cats from './cats.repository.ts';
 import * as missing from './missing/missing.repository.ts';
+import { DAY_MS } from '../../lib/durations.ts';
 
 export const CATS_MERGED_MESSAGE = 'Cats merged';
 export const MERGE_UNDONE_MESSAGE = 'Merge undone';
-const UNDO_MS = CAT_MERGE_UNDO_DAYS * 24 * 60 * 60 * 1000;
+const UNDO_MS = CAT_MERGE_UNDO_DAYS * DAY_MS;
 
 /**
  * Two profiles of one cat (issue 26, "Linking sightings"): a caretaker of both merges the duplicate

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataExportStatusSchema } from '@cats/contracts';
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { createDataExportService } from './data-export.service.ts';
+import { HOUR_MS } from '../../lib/durations.ts';
 
 const security = [{ bearer: [] }];
 /** Expired exports are looked for this often; each is kept DATA_EXPORT_KEEP_HOURS after it finished. */
-export const EXPORT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+export const EXPORT_SWEEP_INTERVAL_MS = HOUR_MS;
 
 /** 'Download my data' (issue 24): start, follow and download the caller's own export. */
 export const dataExportRoutes: FastifyPluginAsyncZod = async (app) => {

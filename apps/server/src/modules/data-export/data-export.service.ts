@@ -10,6 +10,7 @@ import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { writeExportArchive } from './export-archive.ts';
 import * as repo from './data-export.repository.ts';
+import { HOUR_MS } from '../../lib/durations.ts';
 
 export const DATA_EXPORT_MESSAGES = {
   alreadyRunning: 'Your data is already being prepared',
@@ -18,12 +19,12 @@ export const DATA_EXPORT_MESSAGES = {
   interrupted: 'Preparing your data was interrupted. Please try again.',
 } as const;
 
-const KEEP_MS = DATA_EXPORT_KEEP_HOURS * 60 * 60 * 1000;
+const KEEP_MS = DATA_EXPORT_KEEP_HOURS * HOUR_MS;
 /**
  * A running export older than this lost its instance (a crash or a deploy): it may be started again,
  * and shows as interrupted. 1,000 posts take well under two minutes (bench/loads/data-export.ts).
  */
-export const STALE_EXPORT_MS = 60 * 60 * 1000;
+export const STALE_EXPORT_MS = HOUR_MS;
 
 export interface DataExportDeps {
   db: Database;

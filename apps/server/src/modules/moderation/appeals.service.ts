@@ -19,6 +19,7 @@ import { addModerationNotification } from '../notifications/notifications.reposi
 import { findAction } from './moderation-actions.repository.ts';
 import { undoAction } from './moderation-actions.service.ts';
 import * as repo from './appeals.repository.ts';
+import { DAY_MS } from '../../lib/durations.ts';
 
 export interface AppealsDeps {
   db: Database;
@@ -26,7 +27,6 @@ export interface AppealsDeps {
   publicBase: string | undefined;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const APPEALABLE = new Set<string>(APPEALABLE_ACTIONS);
 /** A statement's picture (shown up to 200 px wide): a variant sharp on a phone's 1.5x screen. */
 const THUMBNAIL_WIDTH = 300;

@@ -19,6 +19,7 @@ import { revokeUserFamilies } from '../auth/auth.repository.ts';
 import { decodeCursor, encodeCursor } from '../posts/post-view.ts';
 import { addModerationNotification } from '../notifications/notifications.repository.ts';
 import * as repo from './moderation-actions.repository.ts';
+import { DAY_MS } from '../../lib/durations.ts';
 
 export interface ModerationActionsDeps {
   db: Database;
@@ -28,7 +29,6 @@ export interface ModerationActionsDeps {
 
 type ActionInput = z.output<typeof takeModerationActionsSchema>['actions'][number];
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * What a restore can undo. Undoing a warning withdraws the strike (it no longer counts on the person's
  * record); a dismissal changed nothing, and a restore is undone by acting again.

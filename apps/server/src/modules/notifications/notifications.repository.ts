@@ -12,6 +12,7 @@ import { preparedSql } from '../../db/prepared.ts';
 import { rowsOf, toDate, type RawRow } from '../../db/raw-results.ts';
 import { notificationPreferences, notifications } from '../../db/schema/index.ts';
 import { commentShownTo, postShownTo, usersBlockedWith } from '../social/visibility.ts';
+import { DAY_MS } from '../../lib/durations.ts';
 
 /**
  * The channel notifications are announced on (announce_notification(), migration 0015): 'recipient seq',
@@ -202,7 +203,7 @@ function toNotificationRow(row: RawRow): NotificationRow {
           targetType: row.ma_target_type as ReportTargetType,
           suspendedUntil:
             row.ma_action === 'suspend' && row.ma_suspend_days !== null && row.ma_suspend_days !== undefined
-              ? new Date(toDate(row.ma_created_at).getTime() + Number(row.ma_suspend_days) * 86_400_000)
+              ? new Date(toDate(row.ma_created_at).getTime() + Number(row.ma_suspend_days) * DAY_MS)
               : null,
           appealOutcome: (row.appeal_outcome as 'upheld' | 'overturned' | null | undefined) ?? null,
           revertedAction: (row.reverted_action as ModerationActionKind | null | undefined) ?? null,

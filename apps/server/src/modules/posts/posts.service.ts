@@ -201,18 +201,13 @@ export async function createPost(
     exifData: parseExifData(fields.exifData),
     catId,
   };
-  const keyHash = idempotencyKey === undefined ? null : await requestHash();
+  // The key and this request's hash, claimed with the post (the hash is the one computed above).
+  const claim = idempotencyKey === undefined ? null : { key: idempotencyKey, hash: await requestHash() };
   const insert = () =>
     deps.db.transaction(async (tx) => {
       const row = await insertPost(tx, values);
       // Before the shares and their notifications: a taken key rolls back everything at once.
-      if (
-        idempotencyKey !== undefined &&
-        keyHash !== null &&
-        !(await claimKey(tx, viewer.userId, idempotencyKey, row.id, keyHash))
-      ) {
-        throw new KeyTaken();
-      }
+      if (claim && !(await claimKey(tx, viewer.userId, claim.key, row.id, claim.hash))) throw new KeyTaken();
       await shareWithMemberGroups(tx, row.id, viewer.userId, requestedGroups);
       // The other members of those groups are told in the same transaction (issue 25).
       await notifyGroupShare(tx, row.id, viewer.userId, requestedGroups);

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { deleteExpiredKeys } from './idempotency-keys.repository.ts';
 import { sweepTrash } from './trash.service.ts';
+import { DAY_MS } from '../../lib/durations.ts';
 
-export const TRASH_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+export const TRASH_SWEEP_INTERVAL_MS = DAY_MS;
 
 /**
  * Purges posts trashed over 30 days ago (trash.service.ts) and expired idempotency keys: once when the app is ready, then daily.

@@ -16,8 +16,8 @@ import type { AuthContext } from '../../plugins/auth.ts';
 import { findPostAccess } from '../social/social.repository.ts';
 import { getPostView, toPostView, type PostViewOptions } from './post-view.ts';
 import * as repo from './posts.repository.ts';
+import { DAY_MS } from '../../lib/durations.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const TRASH_MS = TRASH_DAYS * DAY_MS;
 /** Rows one purge statement deletes: a long trash goes in several short transactions. */
 const PURGE_BATCH = 200;

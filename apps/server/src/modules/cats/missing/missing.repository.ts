@@ -242,10 +242,7 @@ const alertsNearStatement = preparedSql(
         and (a.area_longitude between ${sql.placeholder('west1')}::float8 and ${sql.placeholder('east1')}::float8
           or a.area_longitude between ${sql.placeholder('west2')}::float8 and ${sql.placeholder('east2')}::float8)
         and ${distanceFrom} <= ${sql.placeholder('metres')}::float8
-        and a.expires_at > now()
-        and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewer)}))
-        and not a.raiser_suspended
-        and ${catNotRemoved}
+        and ${shownTo(viewer)}
     ),
     found as (select * from near order by distance, id limit ${sql.placeholder('limit')})
     ${viewOfFound(sql`(select count(*) from near)::int as total,`)}`,

@@ -26,6 +26,7 @@ import { locationFor } from '../../location/location-rule.ts';
 import { imageVariantUrls } from '../../posts/post-view.ts';
 import * as cats from '../cats.repository.ts';
 import * as repo from './missing.repository.ts';
+import { DAY_MS } from '../../../lib/durations.ts';
 
 /** One open alert per cat (missing_alerts_open_cat_idx): a second raise at the same moment loses here. */
 const OPEN_ALERT_INDEX = 'missing_alerts_open_cat_idx';
@@ -238,7 +239,7 @@ export async function markMissing(
         areaLongitude: area.longitude,
         note: body.note ?? '',
         contact: body.contact,
-        expiresAt: new Date(Date.now() + MISSING_ALERT_DAYS * 24 * 60 * 60 * 1000),
+        expiresAt: new Date(Date.now() + MISSING_ALERT_DAYS * DAY_MS),
       });
       return row.catId;
     })
