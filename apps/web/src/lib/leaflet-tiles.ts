@@ -1,4 +1,15 @@
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_MAX_ZOOM, MAP_MIN_ZOOM } from '@cats/contracts';
+import L from 'leaflet';
+import { translate } from '../i18n/i18n-store.ts';
+
+/**
+ * Leaflet names its zoom buttons in English ('Zoom in', 'Zoom out'): every map's buttons are named in
+ * the reader's language instead (issue 28), as each map is made. Every map module imports this file.
+ */
+L.Control.Zoom.addInitHook(function (this: L.Control.Zoom) {
+  this.options.zoomInTitle = translate({ id: 'map.zoomIn', defaultMessage: 'Zoom in' });
+  this.options.zoomOutTitle = translate({ id: 'map.zoomOut', defaultMessage: 'Zoom out' });
+});
 
 /**
  * Tile-layer options both maps share. On high-density screens (most phones) Leaflet asks for the next
