@@ -26,8 +26,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/features/explore/components/locate-control.tsx',
   'apps/web/src/features/explore/components/post-detail-dialog.tsx',
   'apps/web/src/features/explore/routes/explore-page.tsx',
-  'apps/web/src/features/feed/components/feed-side-column.tsx',
-  'apps/web/src/features/feed/routes/feed-page.tsx',
   'apps/web/src/features/post/components/cat-suggestions.tsx',
   'apps/web/src/features/post/components/post-history-dialog.tsx',
   'apps/web/src/features/post/routes/post-page.tsx',

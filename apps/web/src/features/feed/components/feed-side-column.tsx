@@ -5,14 +5,19 @@ import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
 import { useMyGroups } from '../../../components/groups/api/get-my-groups.ts';
 import { useMissingNear } from '../../../components/missing/api/get-missing-near.ts';
 import { Bone, LoadingSkeleton } from '../../../components/skeleton/skeleton.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /**
  * Issue 28: on a desktop the feed has a side column: the reader's groups, and the missing cats near
  * them (the banner's own request, so no second one).
  */
 export function FeedSideColumn() {
+  const t = useTranslate();
   return (
-    <aside className="feed-side" aria-label="Your groups and missing cats">
+    <aside
+      className="feed-side"
+      aria-label={t({ id: 'feed.side.label', defaultMessage: 'Your groups and missing cats' })}
+    >
       <YourGroups />
       <MissingNearby />
     </aside>
@@ -21,14 +26,17 @@ export function FeedSideColumn() {
 
 function YourGroups() {
   const groups = useMyGroups();
+  const t = useTranslate();
   const all: GroupSummary[] = groups.data ? [...groups.data.ownedGroups, ...groups.data.memberGroups] : [];
   return (
     <section className="feed-side__section" aria-labelledby="feed-side-groups">
       <h2 id="feed-side-groups" className="feed-side__title">
-        Your groups
+        <Message id="feed.side.groups" defaultMessage="Your groups" />
       </h2>
       {groups.isPending && (
-        <LoadingSkeleton label="Loading your groups...">
+        <LoadingSkeleton
+          label={t({ id: 'feed.side.groupsLoading', defaultMessage: 'Loading your groups...' })}
+        >
           <div className="feed-side__bones">
             <Bone width="70%" height={16} />
             <Bone width="55%" height={16} />
@@ -36,8 +44,16 @@ function YourGroups() {
           </div>
         </LoadingSkeleton>
       )}
-      {groups.isError && <p className="feed-side__note">Your groups could not be loaded.</p>}
-      {groups.data && all.length === 0 && <p className="feed-side__note">You are not in any group yet.</p>}
+      {groups.isError && (
+        <p className="feed-side__note">
+          <Message id="feed.side.groupsError" defaultMessage="Your groups could not be loaded." />
+        </p>
+      )}
+      {groups.data && all.length === 0 && (
+        <p className="feed-side__note">
+          <Message id="feed.side.noGroups" defaultMessage="You are not in any group yet." />
+        </p>
+      )}
       {all.length > 0 && (
         <ul className="feed-side__list">
           {all.map((group) => (
@@ -54,7 +70,11 @@ function YourGroups() {
       )}
       {groups.data && (
         <Link className="feed-side__more" to="/groups">
-          {all.length === 0 ? 'Join or start a group' : 'See all groups'}
+          {all.length === 0 ? (
+            <Message id="feed.side.joinGroup" defaultMessage="Join or start a group" />
+          ) : (
+            <Message id="feed.side.allGroups" defaultMessage="See all groups" />
+          )}
         </Link>
       )}
     </section>
@@ -64,20 +84,28 @@ function YourGroups() {
 function MissingNearby() {
   const missing = useMissingNear(MISSING_BANNER_SHOWN);
   const alerts = missing.data?.alerts ?? [];
+  const t = useTranslate();
   return (
     <section className="feed-side__section" aria-labelledby="feed-side-missing">
       <h2 id="feed-side-missing" className="feed-side__title">
-        Missing in your area
+        <Message id="feed.side.missing" defaultMessage="Missing in your area" />
       </h2>
       {missing.isPending ? (
-        <LoadingSkeleton label="Loading the missing cats near you...">
+        <LoadingSkeleton
+          label={t({
+            id: 'feed.side.missingLoading',
+            defaultMessage: 'Loading the missing cats near you...',
+          })}
+        >
           <div className="feed-side__bones">
             <Bone width="80%" height={16} />
             <Bone width="60%" height={16} />
           </div>
         </LoadingSkeleton>
       ) : alerts.length === 0 ? (
-        <p className="feed-side__note">No cat is missing near you. Good news!</p>
+        <p className="feed-side__note">
+          <Message id="feed.side.noMissing" defaultMessage="No cat is missing near you. Good news!" />
+        </p>
       ) : (
         <ul className="feed-side__list">
           {alerts.map((alert) => (
@@ -95,7 +123,7 @@ function MissingNearby() {
       )}
       {alerts.length > 0 && (
         <Link className="feed-side__more" to="/explore">
-          See them on the map
+          <Message id="feed.side.seeMap" defaultMessage="See them on the map" />
         </Link>
       )}
     </section>

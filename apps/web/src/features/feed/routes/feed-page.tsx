@@ -12,6 +12,7 @@ import { LoadingSkeleton, PostListSkeleton } from '../../../components/skeleton/
 import { DESKTOP_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { useFeed } from '../api/get-feed.ts';
 import { FeedSideColumn } from '../components/feed-side-column.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import '../feed.css';
 
 /** Spec section 2, Feed: every visible post, newest first, loading more as the reader scrolls. */
@@ -24,15 +25,18 @@ export default function FeedPage() {
   const pending = feed.isPending || missing.isPending;
   // Issue 28: a desktop shows a side column beside the posts (not fetched at all on a phone).
   const desktop = useMediaQuery(DESKTOP_QUERY);
+  const t = useTranslate();
 
   return (
     <div className="feed-layout">
       <div className="feed-page">
-        <h1 className="feed-page__title">Feed</h1>
+        <h1 className="feed-page__title">
+          <Message id="feed.page.title" defaultMessage="Feed" />
+        </h1>
         {/* Issue 26: missing cats near the reader come before every post, shown with them. */}
         {!pending && <MissingBanner />}
         {pending && (
-          <LoadingSkeleton label="Loading cats...">
+          <LoadingSkeleton label={t({ id: 'feed.page.loading', defaultMessage: 'Loading cats...' })}>
             <PostListSkeleton count={2} />
           </LoadingSkeleton>
         )}
@@ -41,32 +45,41 @@ export default function FeedPage() {
         )}
         {feed.data && !pending && posts.length === 0 && (
           <div className="feed-page__empty">
-            <p>No cats in your feed yet.</p>
+            <p>
+              <Message id="feed.page.empty" defaultMessage="No cats in your feed yet." />
+            </p>
             <Link to="/spot" className={buttonClass('primary', 'md', 'feed-page__cta')}>
-              Snap the first cat
+              <Message id="feed.page.snapFirst" defaultMessage="Snap the first cat" />
             </Link>
           </div>
         )}
         {posts.length > 0 && (
           <InfiniteList
-            label="Posts"
+            label={t({ id: 'feed.page.posts', defaultMessage: 'Posts' })}
             items={posts}
             getKey={(p) => p._id}
             renderItem={(post, index) => <PostCard post={post} eager={index === 0} />}
             hasNextPage={feed.hasNextPage}
             isFetchingNextPage={feed.isFetchingNextPage}
             fetchNextPage={feed.fetchNextPage}
-            endMessage="You have seen every cat. Go out and spot a new one!"
+            endMessage={t({
+              id: 'feed.page.end',
+              defaultMessage: 'You have seen every cat. Go out and spot a new one!',
+            })}
           />
         )}
         {feed.isFetchNextPageError && (
           <p className="feed-page__error" role="alert">
-            Error: {errorMessage(feed.error)}
+            <Message
+              id="feed.page.error"
+              defaultMessage="Error: {message}"
+              values={{ message: errorMessage(feed.error) }}
+            />
           </p>
         )}
         {feed.isFetchNextPageError && (
           <Button className="feed-page__retry" onClick={() => void feed.fetchNextPage()}>
-            Try again
+            <Message id="feed.page.retry" defaultMessage="Try again" />
           </Button>
         )}
       </div>
