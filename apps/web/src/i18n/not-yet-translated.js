@@ -5,12 +5,10 @@
  * screen speaks both languages.
  */
 export const NOT_YET_TRANSLATED = [
-  'apps/web/src/components/post/alt-text-badge.tsx',
   'apps/web/src/components/post/block-user-dialog.tsx',
   'apps/web/src/components/post/comments-panel.tsx',
   'apps/web/src/components/post/crop/image-crop-dialog.tsx',
   'apps/web/src/components/post/edit-post-dialog.tsx',
-  'apps/web/src/components/post/edited-mark.tsx',
   'apps/web/src/components/post/full-size-image.tsx',
   'apps/web/src/components/post/like-button.tsx',
   'apps/web/src/components/post/liked-by-dialog.tsx',
