@@ -10,7 +10,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/crop/image-crop-dialog.tsx',
   'apps/web/src/components/post/edit-post-dialog.tsx',
   'apps/web/src/components/post/full-size-image.tsx',
-  'apps/web/src/components/post/liked-by-dialog.tsx',
   'apps/web/src/components/post/location-toggle.tsx',
   'apps/web/src/components/post/moderation-notice.tsx',
   'apps/web/src/components/post/own-post-menu.tsx',
