@@ -5,7 +5,6 @@
  * screen speaks both languages.
  */
 export const NOT_YET_TRANSLATED = [
-  'apps/web/src/components/post/block-user-dialog.tsx',
   'apps/web/src/components/post/comments-panel.tsx',
   'apps/web/src/components/post/crop/image-crop-dialog.tsx',
   'apps/web/src/components/post/edit-post-dialog.tsx',
@@ -16,7 +15,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/post-card.tsx',
   'apps/web/src/components/post/post-menu.tsx',
   'apps/web/src/components/post/post-modal.tsx',
-  'apps/web/src/components/post/share-button.tsx',
   'apps/web/src/features/explore/components/explore-list.tsx',
   'apps/web/src/features/explore/components/explore-map.tsx',
   'apps/web/src/features/explore/components/locate-control.tsx',
