@@ -21,7 +21,6 @@ export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/post-menu.tsx',
   'apps/web/src/components/post/post-modal.tsx',
   'apps/web/src/components/post/share-button.tsx',
-  'apps/web/src/features/explore/components/explore-list.tsx',
   'apps/web/src/features/explore/components/explore-map.tsx',
   'apps/web/src/features/explore/components/post-detail-dialog.tsx',
   'apps/web/src/features/post/components/cat-suggestions.tsx',
