@@ -6,16 +6,8 @@
  */
 export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/comments-panel.tsx',
-  'apps/web/src/components/post/crop/image-crop-dialog.tsx',
   'apps/web/src/components/post/edit-post-dialog.tsx',
-  'apps/web/src/components/post/full-size-image.tsx',
-  'apps/web/src/components/post/location-toggle.tsx',
-  'apps/web/src/components/post/moderation-notice.tsx',
   'apps/web/src/components/post/own-post-menu.tsx',
-  'apps/web/src/components/post/post-card.tsx',
-  'apps/web/src/components/post/post-menu.tsx',
-  'apps/web/src/components/post/post-modal.tsx',
-  'apps/web/src/features/explore/components/explore-map.tsx',
   'apps/web/src/features/explore/components/post-detail-dialog.tsx',
   'apps/web/src/features/post/components/cat-suggestions.tsx',
   'apps/web/src/features/post/components/post-history-dialog.tsx',

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { Post } from '@cats/contracts';
 import { useToggleLocation } from './api/toggle-location.ts';
 import { errorMessage } from './api/errors.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 export const LOCATION_TOOLTIPS = {
   missing: 'No GPS data available',
@@ -16,6 +17,7 @@ export const hasGps = (post: Pick<Post, 'latitude' | 'longitude'>): boolean =>
 
 /** Own posts only (spec section 6): shows or hides the post's location on the map. */
 export function LocationToggle({ post }: { post: Post }) {
+  const t = useTranslate();
   const toggle = useToggleLocation();
   const tooltipId = useId();
   const located = hasGps(post);
@@ -38,7 +40,7 @@ export function LocationToggle({ post }: { post: Post }) {
         role="switch"
         className={`post-location__switch${on ? ' post-location__switch--on' : ''}`}
         aria-checked={on}
-        aria-label="Location on map"
+        aria-label={t({ id: 'post.location.label', defaultMessage: 'Location on map' })}
         aria-describedby={tooltipId}
         disabled={!located || locked || toggle.isPending}
         onClick={() => toggle.mutate(post._id)}
@@ -47,7 +49,11 @@ export function LocationToggle({ post }: { post: Post }) {
           <path d="M12 2a7 7 0 0 0-7 7c0 5 7 13 7 13s7-8 7-13a7 7 0 0 0-7-7zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5z" />
         </svg>
         <span className="post-location__state" aria-hidden="true">
-          {on ? 'On map' : 'Not on map'}
+          {on ? (
+            <Message id="post.location.on" defaultMessage="On map" />
+          ) : (
+            <Message id="post.location.off" defaultMessage="Not on map" />
+          )}
         </span>
       </button>
       <span id={tooltipId} role="tooltip" className="post-location__tooltip">
