@@ -5,10 +5,8 @@
  * screen speaks both languages.
  */
 export const NOT_YET_TRANSLATED = [
-  'apps/web/src/components/post/comments-panel.tsx',
   'apps/web/src/components/post/edit-post-dialog.tsx',
   'apps/web/src/components/post/own-post-menu.tsx',
-  'apps/web/src/features/explore/components/post-detail-dialog.tsx',
   'apps/web/src/features/post/components/cat-suggestions.tsx',
   'apps/web/src/features/post/components/post-history-dialog.tsx',
   'apps/web/src/features/post/routes/post-page.tsx',
