@@ -6,7 +6,6 @@
  */
 export const NOT_YET_TRANSLATED = [
   'apps/web/src/components/post/edit-post-dialog.tsx',
-  'apps/web/src/components/post/own-post-menu.tsx',
   'apps/web/src/features/post/components/cat-suggestions.tsx',
   'apps/web/src/features/post/components/post-history-dialog.tsx',
   'apps/web/src/features/post/routes/post-page.tsx',

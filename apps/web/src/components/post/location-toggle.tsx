@@ -3,12 +3,22 @@ import type { Post } from '@cats/contracts';
 import { useToggleLocation } from './api/toggle-location.ts';
 import { errorMessage } from './api/errors.ts';
 import { Message, useTranslate } from '../../i18n/message.tsx';
+import { defineMessage } from '../../i18n/i18n-store.ts';
 
 export const LOCATION_TOOLTIPS = {
-  missing: 'No GPS data available',
-  activate: 'Activate to show location on map',
-  deactivate: 'Deactivate to hide location on map',
-  locked: 'A moderator hid this location',
+  missing: defineMessage({ id: 'post.location.tooltip.missing', defaultMessage: 'No GPS data available' }),
+  activate: defineMessage({
+    id: 'post.location.tooltip.activate',
+    defaultMessage: 'Activate to show location on map',
+  }),
+  deactivate: defineMessage({
+    id: 'post.location.tooltip.deactivate',
+    defaultMessage: 'Deactivate to hide location on map',
+  }),
+  locked: defineMessage({
+    id: 'post.location.tooltip.locked',
+    defaultMessage: 'A moderator hid this location',
+  }),
 } as const;
 
 /** Whether the post has coordinates to show at all (spec: 'No GPS data available' otherwise). */
@@ -23,13 +33,15 @@ export function LocationToggle({ post }: { post: Post }) {
   const located = hasGps(post);
   // Issue 27: while a moderator's 'hide location' stands, the server refuses to show it again.
   const locked = post.locationLocked === true;
-  const tooltip = !located
-    ? LOCATION_TOOLTIPS.missing
-    : locked
-      ? LOCATION_TOOLTIPS.locked
-      : post.showLocation
-        ? LOCATION_TOOLTIPS.deactivate
-        : LOCATION_TOOLTIPS.activate;
+  const tooltip = t(
+    !located
+      ? LOCATION_TOOLTIPS.missing
+      : locked
+        ? LOCATION_TOOLTIPS.locked
+        : post.showLocation
+          ? LOCATION_TOOLTIPS.deactivate
+          : LOCATION_TOOLTIPS.activate,
+  );
   const on = located && post.showLocation;
   return (
     // The wrapper shows the tooltip on hover and focus; a disabled button takes no focus or pointer
