@@ -2,7 +2,7 @@ import type { Post } from '@cats/contracts';
 import { translate } from '../../i18n/i18n-store.ts';
 
 /** The fields naming a picture; `cat` where the list has it (the linked cat's name wins, issue 26). */
-type Named = Pick<Post, 'catName' | 'user'> & { cat?: Post['cat'] };
+type Named = Pick<Post, 'catName'> & { user: Pick<Post['user'], 'username'>; cat?: Post['cat'] };
 
 /** The name of the cat a picture shows: the linked cat's, else the author's free text. */
 export const catNameOf = (post: Named): string | null => post.cat?.name ?? post.catName;

@@ -59,7 +59,10 @@ export function PostCard({
   const commentsId = useId();
   const own = post.user._id === userId;
   const label = postLabel(post);
-  const commentLabel = `${post.commentCount} ${post.commentCount === 1 ? 'comment' : 'comments'}`;
+  const commentLabel = t(
+    { id: 'post.card.comments', defaultMessage: '{count, plural, one {# comment} other {# comments}}' },
+    { count: post.commentCount },
+  );
 
   return (
     <article className="post-card" aria-label={label} data-post-id={post._id}>
