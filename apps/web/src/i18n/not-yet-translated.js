@@ -4,29 +4,4 @@
  * messages with their Spanish translations; the list only ever shrinks, and is empty when every
  * screen speaks both languages.
  */
-export const NOT_YET_TRANSLATED = [
-  'apps/web/src/components/post/alt-text-badge.tsx',
-  'apps/web/src/components/post/block-user-dialog.tsx',
-  'apps/web/src/components/post/comments-panel.tsx',
-  'apps/web/src/components/post/crop/image-crop-dialog.tsx',
-  'apps/web/src/components/post/edit-post-dialog.tsx',
-  'apps/web/src/components/post/edited-mark.tsx',
-  'apps/web/src/components/post/full-size-image.tsx',
-  'apps/web/src/components/post/like-button.tsx',
-  'apps/web/src/components/post/liked-by-dialog.tsx',
-  'apps/web/src/components/post/location-toggle.tsx',
-  'apps/web/src/components/post/moderation-notice.tsx',
-  'apps/web/src/components/post/own-post-menu.tsx',
-  'apps/web/src/components/post/post-card.tsx',
-  'apps/web/src/components/post/post-menu.tsx',
-  'apps/web/src/components/post/post-modal.tsx',
-  'apps/web/src/components/post/share-button.tsx',
-  'apps/web/src/features/explore/components/explore-list.tsx',
-  'apps/web/src/features/explore/components/explore-map.tsx',
-  'apps/web/src/features/explore/components/locate-control.tsx',
-  'apps/web/src/features/explore/components/post-detail-dialog.tsx',
-  'apps/web/src/features/explore/routes/explore-page.tsx',
-  'apps/web/src/features/post/components/cat-suggestions.tsx',
-  'apps/web/src/features/post/components/post-history-dialog.tsx',
-  'apps/web/src/features/post/routes/post-page.tsx',
-];
+export const NOT_YET_TRANSLATED = [];

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useTranslate } from '../../i18n/message.tsx';
 
 /**
  * The 'ALT' badge on a picture its author described (issue 24, "Alt text"): screen readers already
@@ -7,6 +8,7 @@ import { useId, useState } from 'react';
 export function AltTextBadge({ altText }: { altText: string | null }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const t = useTranslate();
   if (!altText) return null;
   return (
     <div className="alt-badge">
@@ -15,10 +17,14 @@ export function AltTextBadge({ altText }: { altText: string | null }) {
         className="alt-badge__button"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
-        aria-label={open ? 'Hide the description' : 'Show the description'}
+        aria-label={
+          open
+            ? t({ id: 'post.alt.hide', defaultMessage: 'Hide the description' })
+            : t({ id: 'post.alt.show', defaultMessage: 'Show the description' })
+        }
         onClick={() => setOpen((o) => !o)}
       >
-        ALT
+        {t({ id: 'post.alt.badge', defaultMessage: 'ALT' })}
       </button>
       {open && (
         // Shown to sighted readers; screen readers have it as the alt already, so it is not read twice.

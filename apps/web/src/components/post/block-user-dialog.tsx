@@ -1,5 +1,6 @@
 import { Button } from '../button.tsx';
 import { Modal } from '../modal.tsx';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 /**
  * Asks before blocking, naming the user and what a block does (issue 24). Render while open. Cancel comes
@@ -16,24 +17,30 @@ export function BlockUserDialog({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
+  const t = useTranslate();
   return (
     <Modal
       role="alertdialog"
-      title={`Block ${username}?`}
+      title={t({ id: 'post.block.title', defaultMessage: 'Block {username}?' }, { username })}
       onClose={onCancel}
       dismissible={!pending}
       actions={
         <>
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
-            Cancel
+            <Message id="post.block.cancel" defaultMessage="Cancel" />
           </Button>
           <Button variant="danger" onClick={onConfirm} disabled={pending}>
-            Block
+            <Message id="post.block.confirm" defaultMessage="Block" />
           </Button>
         </>
       }
     >
-      <p className="modal__message">You will not see each other&apos;s pictures, comments or profiles.</p>
+      <p className="modal__message">
+        <Message
+          id="post.block.message"
+          defaultMessage="You will not see each other's pictures, comments or profiles."
+        />
+      </p>
     </Modal>
   );
 }

@@ -12,9 +12,14 @@ import { DemoDisabledModal } from '../message-modal.tsx';
 import { ReportDialog } from '../report/report-dialog.tsx';
 import { useAuth } from '../../lib/auth-store.ts';
 import type { Comment } from '@cats/contracts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 /** Spec section 2: the comments of one post (author avatar, username, text) and an add-comment form. */
+/** Between a comment's author and its date: not a word to translate. */
+const SPACE = ' ';
+
 export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
+  const t = useTranslate();
   const comments = useComments(postId, true);
   const create = useCreateComment(postId);
   const remove = useDeleteComment(postId);
@@ -38,9 +43,21 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
 
   const list = comments.data && commentsInOrder(comments.data);
   return (
-    <section className="post-comments" id={id} aria-label="Comments">
-      {comments.isPending && <p className="post-comments__status">Loading comments...</p>}
-      {list && list.length === 0 && <p className="post-comments__status">No comments yet.</p>}
+    <section
+      className="post-comments"
+      id={id}
+      aria-label={t({ id: 'comments.label', defaultMessage: 'Comments' })}
+    >
+      {comments.isPending && (
+        <p className="post-comments__status">
+          <Message id="comments.loading" defaultMessage="Loading comments..." />
+        </p>
+      )}
+      {list && list.length === 0 && (
+        <p className="post-comments__status">
+          <Message id="comments.empty" defaultMessage="No comments yet." />
+        </p>
+      )}
       {/* Issue 24: the newest 20 come first; earlier pages load on demand, above them. */}
       {comments.hasNextPage && (
         <button
@@ -49,7 +66,11 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
           disabled={comments.isFetchingNextPage}
           onClick={() => void comments.fetchNextPage()}
         >
-          {comments.isFetchingNextPage ? 'Loading earlier comments...' : 'Show earlier comments'}
+          {comments.isFetchingNextPage ? (
+            <Message id="comments.earlier.loading" defaultMessage="Loading earlier comments..." />
+          ) : (
+            <Message id="comments.earlier.show" defaultMessage="Show earlier comments" />
+          )}
         </button>
       )}
       {list && list.length > 0 && (
@@ -67,7 +88,8 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
               <div className="post-comments__content">
                 <Link to={`/profile/${c.user._id}`} className="post-comments__user">
                   {c.user.username}
-                </Link>{' '}
+                </Link>
+                {SPACE}
                 <RelativeTime value={c.createdAt} className="post-comments__date" />
                 <p className="post-comments__text">{c.comment}</p>
               </div>
@@ -76,7 +98,10 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
                 <button
                   type="button"
                   className="post-comments__report"
-                  aria-label={`Report comment by ${c.user.username}`}
+                  aria-label={t(
+                    { id: 'comments.report.label', defaultMessage: 'Report comment by {username}' },
+                    { username: c.user.username },
+                  )}
                   onClick={() => setReporting(c)}
                 >
                   <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
@@ -88,7 +113,10 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
                 <button
                   type="button"
                   className="post-comments__delete"
-                  aria-label={`Delete comment by ${c.user.username}`}
+                  aria-label={t(
+                    { id: 'comments.delete.label', defaultMessage: 'Delete comment by {username}' },
+                    { username: c.user.username },
+                  )}
                   disabled={remove.isPending && remove.variables === c._id}
                   onClick={() => remove.mutate(c._id, { onError: onFailure('Delete comment failed') })}
                 >
@@ -103,12 +131,12 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
       )}
       <form className="post-comments__form" onSubmit={submit}>
         <label htmlFor={inputId} className="post-visually-hidden">
-          Add a comment
+          <Message id="comments.add.label" defaultMessage="Add a comment" />
         </label>
         <input
           id={inputId}
           name="newComment"
-          placeholder="Add a comment..."
+          placeholder={t({ id: 'comments.add.placeholder', defaultMessage: 'Add a comment...' })}
           required
           maxLength={COMMENT_MAX}
           autoComplete="off"
@@ -116,7 +144,7 @@ export function CommentsPanel({ postId, id }: { postId: string; id?: string }) {
           onChange={(e) => setDraft(e.target.value)}
         />
         <Button type="submit" disabled={create.isPending}>
-          Post
+          <Message id="comments.add.submit" defaultMessage="Post" />
         </Button>
       </form>
       {reporting && (

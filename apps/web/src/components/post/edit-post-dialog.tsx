@@ -8,6 +8,7 @@ import { LocationChooser, type ChosenLocation } from '../location-picker/locatio
 import { useEditPost } from './api/edit-post.ts';
 import { errorMessage, isDemoRefusal } from './api/errors.ts';
 import { hasGps } from './location-toggle.tsx';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 interface EditPostDialogProps {
   post: Post;
@@ -23,6 +24,7 @@ interface EditPostDialogProps {
  * place is kept, and a post gets no 'edited' mark for it: the history is public).
  */
 export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogProps) {
+  const t = useTranslate();
   const [caption, setCaption] = useState(post.caption);
   const [catName, setCatName] = useState(post.catName ?? '');
   const [altText, setAltText] = useState(post.altText ?? '');
@@ -67,7 +69,7 @@ export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogP
 
   return (
     <Modal
-      title="Edit picture"
+      title={t({ id: 'post.edit.title', defaultMessage: 'Edit picture' })}
       className="edit-post-dialog"
       onClose={onClose}
       dismissible={!edit.isPending}
@@ -79,17 +81,21 @@ export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogP
             disabled={edit.isPending}
             onClick={onClose}
           >
-            Cancel
+            <Message id="post.edit.cancel" defaultMessage="Cancel" />
           </button>
           <Button type="submit" form={`edit-post-${post._id}`} disabled={edit.isPending}>
-            {edit.isPending ? 'Saving...' : 'Save'}
+            {edit.isPending ? (
+              <Message id="post.edit.saving" defaultMessage="Saving..." />
+            ) : (
+              <Message id="post.edit.save" defaultMessage="Save" />
+            )}
           </Button>
         </>
       }
     >
       <form id={`edit-post-${post._id}`} className="edit-post-dialog__form" onSubmit={submit}>
         <CountedTextarea
-          label="Caption"
+          label={t({ id: 'post.edit.caption', defaultMessage: 'Caption' })}
           name="caption"
           rows={3}
           max={CAPTION_MAX}
@@ -97,7 +103,7 @@ export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogP
           onChange={(e) => setCaption(e.target.value)}
         />
         <TextField
-          label="Cat's name (optional)"
+          label={t({ id: 'post.edit.catName', defaultMessage: "Cat's name (optional)" })}
           name="catName"
           maxLength={CAT_NAME_MAX}
           autoComplete="off"
@@ -105,7 +111,10 @@ export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogP
           onChange={(e) => setCatName(e.target.value)}
         />
         <CountedTextarea
-          label="Describe this photo for people who can't see it"
+          label={t({
+            id: 'post.edit.altText',
+            defaultMessage: "Describe this photo for people who can't see it",
+          })}
           name="altText"
           rows={4}
           max={ALT_TEXT_MAX}
@@ -114,27 +123,41 @@ export function EditPostDialog({ post, onClose, onDemoRefused }: EditPostDialogP
           onChange={(e) => setAltText(e.target.value)}
         />
         <fieldset className="edit-post-dialog__location">
-          <legend>Location</legend>
+          <legend>
+            <Message id="post.edit.location" defaultMessage="Location" />
+          </legend>
           <LocationChooser
             value={location}
             onChange={setLocation}
             removable
             disabled={edit.isPending}
-            emptyMessage={<p className="edit-post-dialog__no-location">This picture has no location.</p>}
+            emptyMessage={
+              <p className="edit-post-dialog__no-location">
+                <Message id="post.edit.noLocation" defaultMessage="This picture has no location." />
+              </p>
+            }
           />
           {placeChanged &&
             (location === null ? (
               <p className="edit-post-dialog__location-note">
-                Saving removes the location from this picture and from every map.
+                <Message
+                  id="post.edit.locationRemoved"
+                  defaultMessage="Saving removes the location from this picture and from every map."
+                />
               </p>
             ) : post.showLocation && saved !== null ? (
               <p className="edit-post-dialog__location-note">
-                Your location is switched on for this picture, so the maps will show the new place once you
-                save.
+                <Message
+                  id="post.edit.locationMoved"
+                  defaultMessage="Your location is switched on for this picture, so the maps will show the new place once you save."
+                />
               </p>
             ) : (
               <p className="edit-post-dialog__location-note">
-                Only you will see this location until you switch it on for the map.
+                <Message
+                  id="post.edit.locationPrivate"
+                  defaultMessage="Only you will see this location until you switch it on for the map."
+                />
               </p>
             ))}
         </fieldset>

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { PostImage as PostImageData } from '@cats/contracts';
 import { Modal } from '../modal.tsx';
 import './full-size-image.css';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 interface FullSizeImageProps {
   image: PostImageData;
@@ -16,6 +17,7 @@ interface FullSizeImageProps {
  * to the spot tapped.
  */
 export function FullSizeImage({ image, alt, onClose }: FullSizeImageProps) {
+  const t = useTranslate();
   const [zoomed, setZoomed] = useState(false);
   const stageRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -50,7 +52,11 @@ export function FullSizeImage({ image, alt, onClose }: FullSizeImageProps) {
           type="button"
           className="image-viewer__zoom"
           aria-pressed={zoomed}
-          aria-label={zoomed ? 'Fit to screen' : 'Zoom in'}
+          aria-label={
+            zoomed
+              ? t({ id: 'fullSize.fit', defaultMessage: 'Fit to screen' })
+              : t({ id: 'fullSize.zoomIn', defaultMessage: 'Zoom in' })
+          }
           onClick={toggleZoom}
         >
           <img
@@ -64,7 +70,7 @@ export function FullSizeImage({ image, alt, onClose }: FullSizeImageProps) {
         </button>
       </div>
       <button ref={closeRef} type="button" className="image-viewer__close" onClick={onClose}>
-        Close
+        <Message id="fullSize.close" defaultMessage="Close" />
       </button>
     </Modal>
   );

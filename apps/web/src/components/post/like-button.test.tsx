@@ -6,6 +6,7 @@ import type { LikersResponse } from '@cats/contracts';
 import { authStore } from '../../lib/auth-store.ts';
 import { LikeButton } from './like-button.tsx';
 import { testPost } from './test-post.ts';
+import { loadLanguage } from '../../i18n/i18n-store.ts';
 
 const base = testPost('p1', { greatCat: ['someone'] });
 
@@ -128,5 +129,28 @@ describe('LikeButton', () => {
     const count = screen.getByRole<HTMLButtonElement>('button', { name: 'See who liked: 0 people' });
     expect(count.textContent).toBe('0');
     expect(count.disabled).toBe(true);
+  });
+});
+
+describe('LikeButton in Spanish', () => {
+  afterEach(async () => {
+    cleanup();
+    await act(() => loadLanguage('en'));
+  });
+
+  it('labels the heart and the count in Spanish', async () => {
+    await act(() => loadLanguage('es'));
+
+    const client = new QueryClient();
+    client.setQueryData(['feed-test'], { posts: [base] });
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <Harness />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Me gusta, 1 me gusta' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ver a quién le gusta: 1 persona' })).toBeTruthy();
   });
 });

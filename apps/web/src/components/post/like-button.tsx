@@ -3,6 +3,7 @@ import type { Post } from '@cats/contracts';
 import { useAuth } from '../../lib/auth-store.ts';
 import { useLikePost } from './api/like-post.ts';
 import { LikedByDialog } from './liked-by-dialog.tsx';
+import { useTranslate } from '../../i18n/message.tsx';
 
 /**
  * Spec: greatCat holds the ids of users who liked the post; the count shown is its length. The heart
@@ -12,6 +13,7 @@ export function LikeButton({ post }: { post: Post }) {
   const { userId } = useAuth();
   const like = useLikePost(post);
   const [likersOpen, setLikersOpen] = useState(false);
+  const t = useTranslate();
   const liked = userId !== null && post.greatCat.includes(userId);
   const count = post.greatCat.length;
   return (
@@ -20,7 +22,10 @@ export function LikeButton({ post }: { post: Post }) {
         type="button"
         className="post-like"
         aria-pressed={liked}
-        aria-label={`Like, ${count} ${count === 1 ? 'like' : 'likes'}`}
+        aria-label={t(
+          { id: 'post.like.button', defaultMessage: 'Like, {count, plural, one {# like} other {# likes}}' },
+          { count },
+        )}
         onClick={() => like.mutate()}
       >
         <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" className="post-like__icon">
@@ -31,7 +36,13 @@ export function LikeButton({ post }: { post: Post }) {
         type="button"
         className="post-like__count"
         aria-haspopup="dialog"
-        aria-label={count === 1 ? 'See who liked: 1 person' : `See who liked: ${count} people`}
+        aria-label={t(
+          {
+            id: 'post.like.likers',
+            defaultMessage: 'See who liked: {count, plural, one {# person} other {# people}}',
+          },
+          { count },
+        )}
         disabled={count === 0}
         onClick={() => setLikersOpen(true)}
       >

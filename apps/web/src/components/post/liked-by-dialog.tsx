@@ -4,6 +4,7 @@ import { Button } from '../button.tsx';
 import { Modal } from '../modal.tsx';
 import { errorMessage } from './api/errors.ts';
 import { useLikers } from './api/get-likers.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 /**
  * Issue 24, 'Liked by': who liked a post, newest like first, 20 at a time. The server leaves out the
@@ -12,20 +13,37 @@ import { useLikers } from './api/get-likers.ts';
 export function LikedByDialog({ postId, onClose }: { postId: string; onClose: () => void }) {
   const likers = useLikers(postId);
   const users = likers.data?.pages.flatMap((p) => p.users);
+  const t = useTranslate();
   return (
     <Modal
-      title="Liked by"
+      title={t({ id: 'post.likedBy.title', defaultMessage: 'Liked by' })}
       onClose={onClose}
       className="liked-by"
       actions={
         <Button variant="secondary" onClick={onClose}>
-          Close
+          <Message id="post.likedBy.close" defaultMessage="Close" />
         </Button>
       }
     >
-      {likers.isPending && <p className="liked-by__status">Loading...</p>}
-      {likers.isError && !users && <p className="liked-by__status">Error: {errorMessage(likers.error)}</p>}
-      {users && users.length === 0 && <p className="liked-by__status">No likes yet.</p>}
+      {likers.isPending && (
+        <p className="liked-by__status">
+          <Message id="post.likedBy.loading" defaultMessage="Loading..." />
+        </p>
+      )}
+      {likers.isError && !users && (
+        <p className="liked-by__status">
+          <Message
+            id="post.likedBy.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(likers.error) }}
+          />
+        </p>
+      )}
+      {users && users.length === 0 && (
+        <p className="liked-by__status">
+          <Message id="post.likedBy.empty" defaultMessage="No likes yet." />
+        </p>
+      )}
       {users && users.length > 0 && (
         <ul className="liked-by__list">
           {users.map((user) => (
@@ -45,7 +63,9 @@ export function LikedByDialog({ postId, onClose }: { postId: string; onClose: ()
           disabled={likers.isFetchingNextPage}
           onClick={() => void likers.fetchNextPage()}
         >
-          {likers.isFetchingNextPage ? 'Loading...' : 'Show more'}
+          {likers.isFetchingNextPage
+            ? t({ id: 'post.likedBy.loading', defaultMessage: 'Loading...' })
+            : t({ id: 'post.likedBy.more', defaultMessage: 'Show more' })}
         </Button>
       )}
     </Modal>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Post } from '@cats/contracts';
+import { Message } from '../../i18n/message.tsx';
 
 /**
  * Issue 27, on the owner's own post: reports have hidden it from everyone else until a moderator reviews
@@ -19,13 +20,19 @@ export function ModerationNotice({
     <>
       {post.moderation === 'pending_review' && (
         <p role="status" className={classes}>
-          Hidden from others while moderators review reports about it.
+          <Message
+            id="post.moderation.pending"
+            defaultMessage="Hidden from others while moderators review reports about it."
+          />
         </p>
       )}
       {post.locationLocked && (
         <p role="status" className={classes}>
-          A moderator hid the location of this picture.{' '}
-          <Link to="/settings/moderation">Read why or appeal</Link>
+          <Message
+            id="post.moderation.locationLocked"
+            defaultMessage="A moderator hid the location of this picture. <link>Read why or appeal</link>"
+            values={{ link: (chunks) => <Link to="/settings/moderation">{chunks}</Link> }}
+          />
         </p>
       )}
     </>

@@ -12,6 +12,7 @@ import { useToggleLocation } from './api/toggle-location.ts';
 import { EditPostDialog } from './edit-post-dialog.tsx';
 import { hasGps, LOCATION_TOOLTIPS } from './location-toggle.tsx';
 import { sharePostLink } from './share-post.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 // Its own chunk: the cat search and the contracts' validation load when the dialog first opens.
 const WhichCatDialog = lazy(() => import('../cats/which-cat-dialog.tsx'));
@@ -23,6 +24,7 @@ const WhichCatDialog = lazy(() => import('../cats/which-cat-dialog.tsx'));
  * to the trash with an Undo.
  */
 export function OwnPostMenu({ post, onDeleted }: { post: Post; onDeleted?: () => void }) {
+  const t = useTranslate();
   const [dialog, setDialog] = useState<'edit' | 'cat' | 'delete' | 'groups' | 'demo' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -49,30 +51,55 @@ export function OwnPostMenu({ post, onDeleted }: { post: Post; onDeleted?: () =>
       onSuccess: ({ updatedPost }) =>
         showToast({
           message: updatedPost.showLocation
-            ? 'Location on: this picture shows on the map.'
-            : 'Location off: this picture no longer shows on the map.',
+            ? t({ id: 'post.own.locationOn', defaultMessage: 'Location on: this picture shows on the map.' })
+            : t({
+                id: 'post.own.locationOff',
+                defaultMessage: 'Location off: this picture no longer shows on the map.',
+              }),
         }),
       onError: (err) => {
         if (isDemoRefusal(err)) setDialog('demo');
-        else showToast({ message: `Could not change the location: ${errorMessage(err)}` });
+        else
+          showToast({
+            message: t(
+              { id: 'post.own.locationFailed', defaultMessage: 'Could not change the location: {message}' },
+              { message: errorMessage(err) },
+            ),
+          });
       },
     });
 
   return (
     <>
-      <PopupMenu label="Post options">
-        <MenuItem onSelect={() => setDialog('edit')}>Edit</MenuItem>
-        <MenuItem onSelect={() => setDialog('cat')}>Which cat is this?</MenuItem>
-        <MenuItem onSelect={() => void sharePostLink(post)}>Share</MenuItem>
-        <MenuItem onSelect={() => setDialog('groups')}>Share with groups</MenuItem>
+      <PopupMenu label={t({ id: 'post.menu.label', defaultMessage: 'Post options' })}>
+        <MenuItem onSelect={() => setDialog('edit')}>
+          <Message id="post.own.edit" defaultMessage="Edit" />
+        </MenuItem>
+        <MenuItem onSelect={() => setDialog('cat')}>
+          <Message id="post.own.whichCat" defaultMessage="Which cat is this?" />
+        </MenuItem>
+        <MenuItem onSelect={() => void sharePostLink(post)}>
+          <Message id="post.own.share" defaultMessage="Share" />
+        </MenuItem>
+        <MenuItem onSelect={() => setDialog('groups')}>
+          <Message id="post.own.shareGroups" defaultMessage="Share with groups" />
+        </MenuItem>
         <MenuItem
           onSelect={toggleLocation}
           disabled={!located || post.locationLocked === true || location.isPending}
           hint={
-            !located ? LOCATION_TOOLTIPS.missing : post.locationLocked ? LOCATION_TOOLTIPS.locked : undefined
+            !located
+              ? t(LOCATION_TOOLTIPS.missing)
+              : post.locationLocked
+                ? t(LOCATION_TOOLTIPS.locked)
+                : undefined
           }
         >
-          {located && post.showLocation ? 'Hide location on map' : 'Show location on map'}
+          {located && post.showLocation ? (
+            <Message id="post.own.hideLocation" defaultMessage="Hide location on map" />
+          ) : (
+            <Message id="post.own.showLocation" defaultMessage="Show location on map" />
+          )}
         </MenuItem>
         <MenuItem
           onSelect={() => {
@@ -80,13 +107,13 @@ export function OwnPostMenu({ post, onDeleted }: { post: Post; onDeleted?: () =>
             setDialog('delete');
           }}
         >
-          Delete
+          <Message id="post.own.delete" defaultMessage="Delete" />
         </MenuItem>
       </PopupMenu>
       {dialog === 'delete' && (
         <Modal
           role="alertdialog"
-          title="Delete this picture?"
+          title={t({ id: 'post.own.delete.title', defaultMessage: 'Delete this picture?' })}
           onClose={close}
           dismissible={!remove.isPending}
           // Cancel first: Enter never deletes by accident.
@@ -100,17 +127,19 @@ export function OwnPostMenu({ post, onDeleted }: { post: Post; onDeleted?: () =>
                 disabled={remove.isPending}
                 onClick={close}
               >
-                Cancel
+                <Message id="post.own.delete.cancel" defaultMessage="Cancel" />
               </button>
               <Button variant="danger" disabled={remove.isPending} onClick={confirmDelete}>
-                Delete
+                <Message id="post.own.delete" defaultMessage="Delete" />
               </Button>
             </>
           }
         >
           <p className="modal__message">
-            It goes to your trash, where you can restore it for 30 days. After that it is deleted for good,
-            with its likes and comments.
+            <Message
+              id="post.own.delete.text"
+              defaultMessage="It goes to your trash, where you can restore it for 30 days. After that it is deleted for good, with its likes and comments."
+            />
           </p>
           {failure && (
             <p className="notice notice--error" role="alert">

@@ -16,6 +16,7 @@ import { PostImage } from './post-image.tsx';
 import { OwnPostMenu } from './own-post-menu.tsx';
 import { PostMenu } from './post-menu.tsx';
 import { imageAlt, postLabel } from './post-alt.ts';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import './post.css';
 
 interface PostCardProps {
@@ -38,6 +39,10 @@ interface PostCardProps {
  * One post (spec section 2, Feed): author, image, caption, like, comments and the popup menu; one's own
  * posts get their own menu (issue 24: Delete) where the spec had none.
  */
+/** Between the cat's name and the caption, and between the date and 'edited': not words to translate. */
+const SPACE = ' ';
+const SEPARATOR = ' · ';
+
 export function PostCard({
   post,
   showAuthor = true,
@@ -48,12 +53,16 @@ export function PostCard({
   ownerActions,
 }: PostCardProps) {
   const { userId } = useAuth();
+  const t = useTranslate();
   const [commentsOpen, setCommentsOpen] = useState(false);
   const [fullSize, setFullSize] = useState(false);
   const commentsId = useId();
   const own = post.user._id === userId;
   const label = postLabel(post);
-  const commentLabel = `${post.commentCount} ${post.commentCount === 1 ? 'comment' : 'comments'}`;
+  const commentLabel = t(
+    { id: 'post.card.comments', defaultMessage: '{count, plural, one {# comment} other {# comments}}' },
+    { count: post.commentCount },
+  );
 
   return (
     <article className="post-card" aria-label={label} data-post-id={post._id}>
@@ -75,7 +84,7 @@ export function PostCard({
         <button
           type="button"
           className="post-photo-button"
-          aria-label="View full size"
+          aria-label={t({ id: 'post.card.viewFullSize', defaultMessage: 'View full size' })}
           onClick={() => setFullSize(true)}
         >
           <PostImage
@@ -94,7 +103,7 @@ export function PostCard({
           <p className="post-card__caption">
             {/* The linked cat's name links to its page (issue 26); else the free-text name, as before. */}
             <CatName post={post} className="post-card__cat-name" />
-            {(post.cat || post.catName) && post.caption && ' '}
+            {(post.cat || post.catName) && post.caption && SPACE}
             {post.caption}
           </p>
         )}
@@ -116,14 +125,14 @@ export function PostCard({
           )}
           {/* The post's own page (its address to share, the map, the full-size photo). */}
           <Link to={`/posts/${post._id}`} className="post-card__permalink">
-            View
+            <Message id="post.card.view" defaultMessage="View" />
           </Link>
           {showLocationToggle && own && <LocationToggle post={post} />}
           {!showAuthor && (own ? <OwnPostMenu post={post} /> : <PostMenu post={post} />)}
         </div>
         <p className="post-card__date">
           <RelativeTime value={post.createdAt} />
-          {post.editedAt && ' · '}
+          {post.editedAt && SEPARATOR}
           <EditedMark editedAt={post.editedAt} />
         </p>
         {own && ownerActions}

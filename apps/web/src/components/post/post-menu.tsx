@@ -7,6 +7,7 @@ import { MenuItem, PopupMenu } from '../popup-menu.tsx';
 import { isDemoRefusal, logFailure } from './api/errors.ts';
 import { BlockUserDialog } from './block-user-dialog.tsx';
 import { ReportDialog } from '../report/report-dialog.tsx';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 
 // Its own chunk: the cat search loads when the dialog first opens.
 const SuggestCatDialog = lazy(() => import('../cats/suggest-cat-dialog.tsx'));
@@ -17,6 +18,7 @@ const SuggestCatDialog = lazy(() => import('../cats/suggest-cat-dialog.tsx'));
  * ask first. `onReported`: the post page leaves, since the picture is no longer there for the reporter.
  */
 export function PostMenu({ post, onReported }: { post: Post; onReported?: () => void }) {
+  const t = useTranslate();
   const [demo, setDemo] = useState(false);
   const [confirmBlock, setConfirmBlock] = useState(false);
   const [suggesting, setSuggesting] = useState(false);
@@ -31,13 +33,19 @@ export function PostMenu({ post, onReported }: { post: Post; onReported?: () => 
 
   return (
     <>
-      <PopupMenu label="Post options">
-        <MenuItem onSelect={() => setSuggesting(true)}>This is…</MenuItem>
-        <MenuItem onSelect={() => hide.mutate(post._id, { onError: onFailure('Hide post failed') })}>
-          Hide post
+      <PopupMenu label={t({ id: 'post.menu.label', defaultMessage: 'Post options' })}>
+        <MenuItem onSelect={() => setSuggesting(true)}>
+          <Message id="post.menu.suggestCat" defaultMessage="This is…" />
         </MenuItem>
-        <MenuItem onSelect={() => setReporting(true)}>Report</MenuItem>
-        <MenuItem onSelect={() => setConfirmBlock(true)}>Block user</MenuItem>
+        <MenuItem onSelect={() => hide.mutate(post._id, { onError: onFailure('Hide post failed') })}>
+          <Message id="post.menu.hide" defaultMessage="Hide post" />
+        </MenuItem>
+        <MenuItem onSelect={() => setReporting(true)}>
+          <Message id="post.menu.report" defaultMessage="Report" />
+        </MenuItem>
+        <MenuItem onSelect={() => setConfirmBlock(true)}>
+          <Message id="post.menu.block" defaultMessage="Block user" />
+        </MenuItem>
       </PopupMenu>
       {confirmBlock && (
         <BlockUserDialog

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Modal } from '../modal.tsx';
 import { Button } from '../button.tsx';
 import { DemoDisabledModal } from '../message-modal.tsx';
+import { Message } from '../../i18n/message.tsx';
 
 /**
  * Kept for code written while the shared modal did not exist yet (groups): new code should use
@@ -29,7 +30,7 @@ export function PostModal({
       actions={
         onClose && (
           <Button variant="primary" onClick={onClose}>
-            OK
+            <Message id="common.ok" defaultMessage="OK" />
           </Button>
         )
       }

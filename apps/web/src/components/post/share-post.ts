@@ -1,5 +1,6 @@
 import type { Post } from '@cats/contracts';
 import { showToast } from '../toast.tsx';
+import { translate } from '../../i18n/i18n-store.ts';
 
 /** The post's own page, as an absolute address to hand on. */
 export const postUrl = (postId: string): string => `${window.location.origin}/posts/${postId}`;
@@ -13,7 +14,12 @@ export async function sharePostLink(post: Pick<Post, '_id' | 'catName'>): Promis
   const url = postUrl(post._id);
   if (typeof navigator.share === 'function') {
     try {
-      await navigator.share({ title: post.catName ?? 'A cat on Neighbourhood Cats', url });
+      await navigator.share({
+        title:
+          post.catName ??
+          translate({ id: 'post.share.defaultTitle', defaultMessage: 'A cat on Neighbourhood Cats' }),
+        url,
+      });
       return;
     } catch (err) {
       // Closing the share sheet is no failure; anything else falls back to copying.
@@ -22,9 +28,11 @@ export async function sharePostLink(post: Pick<Post, '_id' | 'catName'>): Promis
   }
   try {
     await navigator.clipboard.writeText(url);
-    showToast({ message: 'Link copied.' });
+    showToast({ message: translate({ id: 'post.share.copied', defaultMessage: 'Link copied.' }) });
   } catch {
     // No clipboard (an insecure origin, a refused permission): the address itself, to copy by hand.
-    showToast({ message: `Copy this link: ${url}` });
+    showToast({
+      message: translate({ id: 'post.share.copyThis', defaultMessage: 'Copy this link: {url}' }, { url }),
+    });
   }
 }

@@ -1,15 +1,19 @@
-import { ApiError, NO_SERVER_RESPONSE } from '../../../lib/api-client.ts';
+import { translate } from '../../../i18n/i18n-store.ts';
+import { ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { isDemoDisabledError } from '../../message-modal.tsx';
 import { showOfflineWriteToast } from '../../offline-bar.tsx';
 
 /** The demo account's refused writes answer 403 'Feature disabled for demo user' (spec section 6). */
 export const isDemoRefusal = isDemoDisabledError;
 
-/** What to tell the person: 'No Server Response' when the server could not be reached. */
+/**
+ * What to tell the person, in their language: 'No Server Response' when the server could not be reached,
+ * else the server's own sentence (already in their language, decision 017).
+ */
 export function errorMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.status === null ? NO_SERVER_RESPONSE : err.message;
+  if (err instanceof ApiError) return err.status === null ? noServerResponse() : err.message;
   if (err instanceof Error) return err.message;
-  return 'Request failed';
+  return translate({ id: 'errors.requestFailedPlain', defaultMessage: 'Request failed' });
 }
 
 /**

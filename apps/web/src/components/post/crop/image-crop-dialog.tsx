@@ -4,6 +4,7 @@ import { Button } from '../../button.tsx';
 import { Modal } from '../../modal.tsx';
 import { cropToJpeg } from './crop-image.ts';
 import './image-crop-dialog.css';
+import { Message } from '../../../i18n/message.tsx';
 
 interface ImageCropDialogProps {
   /** Object URL of the chosen picture. */
@@ -45,10 +46,10 @@ export function ImageCropDialog({ src, title, onCropped, onCancel }: ImageCropDi
       actions={
         <>
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
-            Cancel
+            <Message id="crop.cancel" defaultMessage="Cancel" />
           </Button>
           <Button variant="primary" disabled={!area || busy} onClick={() => void confirm()}>
-            Crop
+            <Message id="crop.crop" defaultMessage="Crop" />
           </Button>
         </>
       }
@@ -69,7 +70,9 @@ export function ImageCropDialog({ src, title, onCropped, onCancel }: ImageCropDi
         />
       </div>
       <div className="crop-dialog__zoom">
-        <label htmlFor={zoomId}>Zoom</label>
+        <label htmlFor={zoomId}>
+          <Message id="crop.zoom" defaultMessage="Zoom" />
+        </label>
         <input
           id={zoomId}
           type="range"

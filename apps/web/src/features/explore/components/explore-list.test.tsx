@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { loadLanguage } from '../../../i18n/i18n-store.ts';
 import type { MapMarker } from '@cats/contracts';
 import { ExploreList } from './explore-list.tsx';
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await act(() => loadLanguage('en'));
+});
 
 const marker = (id: string, catName: string | null): MapMarker => ({
   _id: id,
@@ -83,5 +87,13 @@ describe('ExploreList', () => {
     setup([], { loading: true });
     expect(screen.getByRole('status').textContent).toBe('Loading the cats on the map...');
     expect(document.querySelectorAll('.skeleton-rows__row').length).toBeGreaterThan(0);
+  });
+
+  it('speaks Spanish', async () => {
+    await act(() => loadLanguage('es'));
+    setup([marker('a', 'Miso'), marker('b', null)]);
+    expect(screen.getByRole('complementary', { name: 'Gatos en esta parte del mapa' })).toBeTruthy();
+    expect(screen.getByText('Se muestran 2 gatos en el mapa.')).toBeTruthy();
+    expect(screen.getByText('Un gato sin nombre')).toBeTruthy();
   });
 });

@@ -3,6 +3,7 @@ import type { MapMarker } from '@cats/contracts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { LoadingSkeleton, RowListSkeleton } from '../../../components/skeleton/skeleton.tsx';
 import type { VisiblePosts } from '../lib/visible-posts.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /**
  * Desktop Explore (issue 28): the posts whose markers are on screen, beside the map, newest first.
@@ -24,29 +25,43 @@ export function ExploreList({
   onOpen: (marker: MapMarker) => void;
 }) {
   const { markers, clustered } = visible;
+  const t = useTranslate();
   return (
     <aside className="explore-list" aria-labelledby="explore-list-title">
       <div className="explore-list__head">
         <h2 id="explore-list-title" className="explore-list__title">
-          Cats on this part of the map
+          <Message id="explore.list.title" defaultMessage="Cats on this part of the map" />
         </h2>
         {!loading && markers.length > 0 && (
           <p className="explore-list__count">
-            {markers.length === 1
-              ? 'One cat is shown on the map.'
-              : `${markers.length} cats are shown on the map.`}
+            <Message
+              id="explore.list.count"
+              defaultMessage="{count, plural, one {One cat is shown on the map.} other {# cats are shown on the map.}}"
+              values={{ count: markers.length }}
+            />
           </p>
         )}
       </div>
       {loading ? (
-        <LoadingSkeleton label="Loading the cats on the map..." className="explore-list__skeleton">
+        <LoadingSkeleton
+          label={t({ id: 'explore.list.loading', defaultMessage: 'Loading the cats on the map...' })}
+          className="explore-list__skeleton"
+        >
           <RowListSkeleton count={6} picture={56} />
         </LoadingSkeleton>
       ) : markers.length === 0 ? (
         <p className="explore-list__empty">
-          {clustered > 0
-            ? 'Zoom in on the numbered circles to list the cats they hold.'
-            : 'No cats have been spotted in this part of the map. Zoom out or move the map to find some.'}
+          {clustered > 0 ? (
+            <Message
+              id="explore.list.zoomIn"
+              defaultMessage="Zoom in on the numbered circles to list the cats they hold."
+            />
+          ) : (
+            <Message
+              id="explore.list.empty"
+              defaultMessage="No cats have been spotted in this part of the map. Zoom out or move the map to find some."
+            />
+          )}
         </p>
       ) : (
         <>
@@ -64,7 +79,10 @@ export function ExploreList({
           </ul>
           {clustered > 0 && (
             <p className="explore-list__more">
-              Zoom in on the numbered circles to list the cats they hold as well.
+              <Message
+                id="explore.list.zoomInMore"
+                defaultMessage="Zoom in on the numbered circles to list the cats they hold as well."
+              />
             </p>
           )}
         </>
@@ -85,6 +103,7 @@ function ExploreListItem({
   onOpen: (marker: MapMarker) => void;
 }) {
   const ref = useRef<HTMLButtonElement>(null);
+  const t = useTranslate();
   // Highlighted from its marker: bring it into the list's view (never scrolls the page itself).
   useEffect(() => {
     const item = ref.current;
@@ -118,8 +137,15 @@ function ExploreListItem({
         decoding="async"
       />
       <span className="explore-list__text">
-        <span className="explore-list__name">{marker.catName ?? 'A cat without a name'}</span>
-        <span className="explore-list__author">{`Spotted by ${marker.username}`}</span>
+        <span className="explore-list__name">
+          {marker.catName ?? t({ id: 'explore.list.noName', defaultMessage: 'A cat without a name' })}
+        </span>
+        <span className="explore-list__author">
+          {t(
+            { id: 'explore.list.spottedBy', defaultMessage: 'Spotted by {username}' },
+            { username: marker.username },
+          )}
+        </span>
       </span>
       <RelativeTime className="explore-list__date" value={marker.createdAt} />
     </button>

@@ -25,8 +25,7 @@ import { LocateControl } from './locate-control.tsx';
 import { MarkerLayer, type MarkerActions } from './marker-layer.tsx';
 import { MissingPins } from './missing-pins.tsx';
 import { PostDetailDialog, type Selection } from './post-detail-dialog.tsx';
-
-export const LOADING_TEXT = 'Tracking neighbourhood cats...';
+import { Message } from '../../../i18n/message.tsx';
 
 const NO_ALERTS: MissingAlert[] = [];
 
@@ -199,17 +198,24 @@ export default function ExploreMap() {
         )}
         {!explore.data && !explore.isError && (
           <p className="explore-map__status" role="status">
-            {LOADING_TEXT}
+            <Message id="explore.page.loading" defaultMessage="Tracking neighbourhood cats..." />
           </p>
         )}
         {explore.isError && (
           <p className="explore-map__status explore-map__status--error" role="alert">
-            Error: {errorMessage(explore.error)}
+            <Message
+              id="explore.map.error"
+              defaultMessage="Error: {message}"
+              values={{ message: errorMessage(explore.error) }}
+            />
           </p>
         )}
         {explore.data && missing.data?.truncated && (
           <p className="explore-map__note" role="status">
-            More missing cats are here than the map can show at once. Zoom in to see them all.
+            <Message
+              id="explore.map.missingTruncated"
+              defaultMessage="More missing cats are here than the map can show at once. Zoom in to see them all."
+            />
           </p>
         )}
       </div>

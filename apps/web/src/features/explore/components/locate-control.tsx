@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import L from 'leaflet';
 import { useMap } from 'react-leaflet';
+import { useTranslate } from '../../../i18n/message.tsx';
 
 const LOCATED_ZOOM = 13;
 
@@ -14,9 +15,10 @@ const isolate = (el: HTMLElement | null) => {
 /** 'Locate me': centres the map on the browser's position when the person allows it. */
 export function LocateControl() {
   const map = useMap();
+  const t = useTranslate();
   const [status, setStatus] = useState<string | null>(null);
   const locate = useCallback(() => {
-    setStatus('Finding your location...');
+    setStatus(t({ id: 'explore.locate.finding', defaultMessage: 'Finding your location...' }));
     navigator.geolocation.getCurrentPosition(
       (position) => {
         setStatus(null);
@@ -28,12 +30,18 @@ export function LocateControl() {
       (error) =>
         setStatus(
           error.code === error.PERMISSION_DENIED
-            ? 'Location access is turned off for this site'
-            : 'Your location is not available right now',
+            ? t({
+                id: 'explore.locate.denied',
+                defaultMessage: 'Location access is turned off for this site',
+              })
+            : t({
+                id: 'explore.locate.unavailable',
+                defaultMessage: 'Your location is not available right now',
+              }),
         ),
       { enableHighAccuracy: false, timeout: 10_000, maximumAge: 60_000 },
     );
-  }, [map]);
+  }, [map, t]);
 
   if (typeof navigator === 'undefined' || !('geolocation' in navigator)) return null;
   return (
@@ -43,8 +51,8 @@ export function LocateControl() {
           type="button"
           className="explore-locate__button"
           onClick={locate}
-          title="Locate me"
-          aria-label="Locate me"
+          title={t({ id: 'explore.locate.button', defaultMessage: 'Locate me' })}
+          aria-label={t({ id: 'explore.locate.button', defaultMessage: 'Locate me' })}
         >
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <circle cx="12" cy="12" r="4" />

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../components/post/api/errors.ts';
 import { useClusterPosts } from '../api/get-cluster-posts.ts';
 import { useExplorePosts } from '../api/get-explore-posts.ts';
 import { postAlt } from '../lib/viewport.ts';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /**
  * What the card shows: a lone marker's post (with the marker's text, the dialog's name while the post
@@ -33,6 +34,7 @@ function useSelectionPosts(selection: Selection) {
  * Escape or the backdrop) shows the same view, with focus back on the marker that opened it.
  */
 export function PostDetailDialog({ selection, onClose }: PostDetailDialogProps) {
+  const t = useTranslate();
   const [index, setIndex] = useState(0);
   const query = useSelectionPosts(selection);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -49,7 +51,13 @@ export function PostDetailDialog({ selection, onClose }: PostDetailDialogProps) 
   const stack = posts.length > 1;
   return (
     <Modal
-      title={post ? postAlt(post) : 'title' in selection ? selection.title : 'Spotted cat'}
+      title={
+        post
+          ? postAlt(post)
+          : 'title' in selection
+            ? selection.title
+            : t({ id: 'explore.detail.title', defaultMessage: 'Spotted cat' })
+      }
       hideTitle
       onClose={onClose}
       className="explore-detail"
@@ -59,10 +67,14 @@ export function PostDetailDialog({ selection, onClose }: PostDetailDialogProps) 
           {stack && (
             <div className="explore-detail__pager">
               <Button variant="secondary" size="sm" disabled={at === 0} onClick={() => setIndex(at - 1)}>
-                Previous
+                <Message id="explore.detail.previous" defaultMessage="Previous" />
               </Button>
               <span aria-live="polite">
-                {at + 1} of {posts.length}
+                <Message
+                  id="explore.detail.position"
+                  defaultMessage="{at} of {count}"
+                  values={{ at: at + 1, count: posts.length }}
+                />
               </span>
               <Button
                 variant="secondary"
@@ -70,18 +82,30 @@ export function PostDetailDialog({ selection, onClose }: PostDetailDialogProps) 
                 disabled={at >= posts.length - 1}
                 onClick={() => setIndex(at + 1)}
               >
-                Next
+                <Message id="explore.detail.next" defaultMessage="Next" />
               </Button>
             </div>
           )}
           <button ref={closeRef} type="button" className={buttonClass('primary')} onClick={onClose}>
-            Close
+            <Message id="explore.detail.close" defaultMessage="Close" />
           </button>
         </>
       }
     >
-      {query.isPending && <p className="loading-text">Loading...</p>}
-      {query.isError && <p role="alert">Error: {errorMessage(query.error)}</p>}
+      {query.isPending && (
+        <p className="loading-text">
+          <Message id="explore.detail.loading" defaultMessage="Loading..." />
+        </p>
+      )}
+      {query.isError && (
+        <p role="alert">
+          <Message
+            id="explore.detail.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(query.error) }}
+          />
+        </p>
+      )}
       {post && <PostCard key={post._id} post={post} eager imageSizes={`${MAP_DETAIL_IMAGE_WIDTH}px`} />}
     </Modal>
   );

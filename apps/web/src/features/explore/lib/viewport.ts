@@ -1,4 +1,5 @@
 import type { MapViewport } from '@cats/contracts';
+import { postLabel } from '../../../components/post/post-alt.ts';
 
 /** Pans of less than this much of the screen keep the markers already loaded around it. */
 export const VIEWPORT_PADDING = 0.25;
@@ -34,7 +35,7 @@ export function toViewport(bounds: BoundsLike, zoom: number, padding = VIEWPORT_
 
 /** Text alternative of a post's picture, the same as the feed card's. */
 export function postAlt(post: { catName: string | null; user: { username: string } }): string {
-  return post.catName ? `Photo of ${post.catName}` : `Cat photo by ${post.user.username}`;
+  return postLabel(post);
 }
 
 /** A lone marker's text alternative: the same as its post's picture. */

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import '../explore.css';
+import { Message } from '../../../i18n/message.tsx';
 
 // The map (Leaflet, react-leaflet and their CSS) is a chunk of its own, fetched only on this screen.
 const ExploreMap = lazy(() => import('../components/explore-map.tsx'));
@@ -8,11 +9,13 @@ const ExploreMap = lazy(() => import('../components/explore-map.tsx'));
 export default function ExplorePage() {
   return (
     <div className="explore-page">
-      <h1 className="visually-hidden">Explore</h1>
+      <h1 className="visually-hidden">
+        <Message id="explore.page.title" defaultMessage="Explore" />
+      </h1>
       <Suspense
         fallback={
           <p className="loading-text" role="status">
-            Tracking neighbourhood cats...
+            <Message id="explore.page.loading" defaultMessage="Tracking neighbourhood cats..." />
           </p>
         }
       >

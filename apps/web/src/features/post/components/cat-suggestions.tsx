@@ -8,6 +8,7 @@ import { RelativeTime } from '../../../components/relative-time.tsx';
 import { showToast } from '../../../components/toast.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { useAnswerCatSuggestion, useCatSuggestions } from '../api/cat-suggestions.ts';
+import { Message } from '../../../i18n/message.tsx';
 
 /**
  * Issue 26, 'This is Luna': on the author's own picture, what others suggest it shows, each with
@@ -44,7 +45,7 @@ export function CatSuggestions({ postId }: { postId: string }) {
   return (
     <section className="post-page__suggestions" aria-labelledby="post-page-suggestions">
       <h2 id="post-page-suggestions" className="post-page__section-title">
-        Which cat is this? Suggestions
+        <Message id="post.suggestions.title" defaultMessage="Which cat is this? Suggestions" />
       </h2>
       <ul className="cat-suggestions">
         {suggestions.map((s) => (
@@ -79,13 +80,21 @@ function SuggestionItem({ suggestion: s, pending, onAnswer }: SuggestionItemProp
     <li className="cat-suggestions__item">
       <CatThumb cover={s.cat.cover} size={48} />
       <p id={textId} className="cat-suggestions__text">
-        <strong>{s.suggestedBy.username}</strong> suggests this is{' '}
-        <Link to={`/cats/${encodeURIComponent(s.cat._id)}`}>{s.cat.name}</Link>.{' '}
-        <RelativeTime value={s.createdAt} className="cat-suggestions__time" />
+        <Message
+          id="post.suggestions.text"
+          defaultMessage="<who>{username}</who> suggests this is <cat>{name}</cat>. {when}"
+          values={{
+            username: s.suggestedBy.username,
+            name: s.cat.name,
+            who: (chunks) => <strong>{chunks}</strong>,
+            cat: (chunks) => <Link to={`/cats/${encodeURIComponent(s.cat._id)}`}>{chunks}</Link>,
+            when: <RelativeTime value={s.createdAt} className="cat-suggestions__time" />,
+          }}
+        />
       </p>
       <div className="cat-suggestions__actions">
         <Button size="sm" disabled={pending} aria-describedby={textId} onClick={() => onAnswer(true)}>
-          Accept
+          <Message id="post.suggestions.accept" defaultMessage="Accept" />
         </Button>
         <Button
           size="sm"
@@ -94,7 +103,7 @@ function SuggestionItem({ suggestion: s, pending, onAnswer }: SuggestionItemProp
           aria-describedby={textId}
           onClick={() => onAnswer(false)}
         >
-          Decline
+          <Message id="post.suggestions.decline" defaultMessage="Decline" />
         </Button>
       </div>
     </li>

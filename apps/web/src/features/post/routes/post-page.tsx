@@ -25,6 +25,7 @@ import { PostHistoryDialog } from '../components/post-history-dialog.tsx';
 import '../../../components/post/post.css';
 import '../post-page.css';
 import { LoadingSkeleton, PostPageSkeleton } from '../../../components/skeleton/skeleton.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 const LocationMap = lazy(() => import('../components/location-map.tsx'));
 
@@ -40,6 +41,7 @@ export default function PostPage() {
 }
 
 function PostView({ postId }: { postId: string }) {
+  const t = useTranslate();
   const query = usePost(postId);
   const post = query.data;
   // Unknown, hidden, blocked (the server's 404), or hidden from this page just now (the cache lost it).
@@ -49,7 +51,11 @@ function PostView({ postId }: { postId: string }) {
     return (
       <div className="post-page">
         <p className="post-page__status" role="alert">
-          Error: {errorMessage(query.error)}
+          <Message
+            id="post.page.error"
+            defaultMessage="Error: {message}"
+            values={{ message: errorMessage(query.error) }}
+          />
         </p>
       </div>
     );
@@ -57,7 +63,7 @@ function PostView({ postId }: { postId: string }) {
   if (!post) {
     return (
       <div className="post-page">
-        <LoadingSkeleton label="Loading picture...">
+        <LoadingSkeleton label={t({ id: 'post.page.loading', defaultMessage: 'Loading picture...' })}>
           <PostPageSkeleton />
         </LoadingSkeleton>
       </div>
@@ -67,6 +73,7 @@ function PostView({ postId }: { postId: string }) {
 }
 
 function PostDetails({ post }: { post: PostDetail }) {
+  const t = useTranslate();
   const [fullSize, setFullSize] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const navigate = useNavigate();
@@ -77,12 +84,19 @@ function PostDetails({ post }: { post: PostDetail }) {
 
   return (
     <article className="post-page" aria-label={label} data-post-id={post._id}>
-      <title>{`${catNameOf(post) ?? 'A cat'} · Neighbourhood Cats`}</title>
+      <title>
+        {catNameOf(post)
+          ? t(
+              { id: 'post.page.titleNamed', defaultMessage: '{name} · Neighbourhood Cats' },
+              { name: catNameOf(post)! },
+            )
+          : t({ id: 'post.page.titleUnnamed', defaultMessage: 'A cat · Neighbourhood Cats' })}
+      </title>
       <div className="post-page__photo">
         <button
           type="button"
           className="post-photo-button"
-          aria-label="View full size"
+          aria-label={t({ id: 'post.card.viewFullSize', defaultMessage: 'View full size' })}
           onClick={() => setFullSize(true)}
         >
           <PostImage
@@ -109,7 +123,9 @@ function PostDetails({ post }: { post: PostDetail }) {
               // Opens the earlier versions; the mark itself carries the time of the last edit on hover.
               <button type="button" className="post-page__edited" onClick={() => setHistoryOpen(true)}>
                 <EditedMark editedAt={post.editedAt} />
-                <span className="visually-hidden"> (see earlier versions)</span>
+                <span className="visually-hidden">
+                  <Message id="post.page.seeHistory" defaultMessage=" (see earlier versions)" />
+                </span>
               </button>
             )}
           </span>
@@ -139,7 +155,7 @@ function PostDetails({ post }: { post: PostDetail }) {
         {located && (
           <section className="post-page__location" aria-labelledby="post-page-location">
             <h2 id="post-page-location" className="post-page__section-title">
-              Where it was spotted
+              <Message id="post.page.where" defaultMessage="Where it was spotted" />
             </h2>
             <Suspense fallback={<div className="post-page__map post-page__map--loading" />}>
               <LocationMap
@@ -151,14 +167,16 @@ function PostDetails({ post }: { post: PostDetail }) {
               />
             </Suspense>
             {post.locationPrecision === 'approximate' && (
-              <p className="post-page__location-note">Approximate location (about 500 m)</p>
+              <p className="post-page__location-note">
+                <Message id="post.page.approximate" defaultMessage="Approximate location (about 500 m)" />
+              </p>
             )}
           </section>
         )}
         {/* Not a landmark of its own: the panel inside is the 'Comments' region (axe landmark-unique). */}
         <div className="post-page__comments">
           <h2 id="post-page-comments" className="post-page__section-title">
-            Comments
+            <Message id="comments.label" defaultMessage="Comments" />
           </h2>
           <CommentsPanel postId={post._id} />
         </div>
@@ -170,14 +188,24 @@ function PostDetails({ post }: { post: PostDetail }) {
 }
 
 function NotAvailable() {
+  const t = useTranslate();
   return (
     <div className="post-page post-page--gone">
-      <title>Picture not available · Neighbourhood Cats</title>
+      <title>
+        {t({ id: 'post.page.goneTitle', defaultMessage: 'Picture not available · Neighbourhood Cats' })}
+      </title>
       <div className="post-page__gone-card">
-        <h1>This picture is not available</h1>
-        <p>It may have been removed, or it is not shown to you.</p>
+        <h1>
+          <Message id="post.page.gone" defaultMessage="This picture is not available" />
+        </h1>
+        <p>
+          <Message
+            id="post.page.goneText"
+            defaultMessage="It may have been removed, or it is not shown to you."
+          />
+        </p>
         <Link className={buttonClass('primary')} to="/feed">
-          Back to the feed
+          <Message id="post.page.back" defaultMessage="Back to the feed" />
         </Link>
       </div>
     </div>
