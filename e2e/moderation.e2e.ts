@@ -58,7 +58,7 @@ describe('moderation decisions and appeals', () => {
     await queued.getByRole('checkbox', { name: 'Remove' }).check();
     await queued
       .getByRole('group', { name: 'Rule broken' })
-      .getByRole('radio', { name: "Someone's home or private information" })
+      .getByRole('radio', { name: "Shows someone's home or private information" })
       .check();
     await queued
       .getByLabel('Explanation for the person affected')

@@ -2,19 +2,6 @@ import type { ModerationActionKind, ReportReason, ReportTargetType, Statement } 
 import { defineMessage, translate, type MessageDescriptor } from '../../i18n/i18n-store.ts';
 import { dateLocale } from '../../lib/relative-time.ts';
 
-/**
- * A table of messages read as a table of texts: each entry is translated when it is read, in the
- * current language (so read it while rendering, in a component that follows the language).
- */
-function translatedTable<K extends string>(
-  messages: Record<K, MessageDescriptor>,
-): Readonly<Record<K, string>> {
-  const table = {} as Record<K, string>;
-  for (const key of Object.keys(messages) as K[])
-    Object.defineProperty(table, key, { enumerable: true, get: () => translate(messages[key]) });
-  return table;
-}
-
 /** The rule broken, in the words the report dialog offers them (components/report/report-dialog.tsx). */
 export const RULE_MESSAGES: Record<ReportReason, MessageDescriptor> = {
   spam: defineMessage({ id: 'moderation.rule.spam', defaultMessage: 'Spam' }),
@@ -27,8 +14,6 @@ export const RULE_MESSAGES: Record<ReportReason, MessageDescriptor> = {
   animal_cruelty: defineMessage({ id: 'moderation.rule.animalCruelty', defaultMessage: 'Animal cruelty' }),
   other: defineMessage({ id: 'moderation.rule.other', defaultMessage: 'Other' }),
 };
-/** The same, as text in the current language. */
-export const RULE_LABELS = translatedTable(RULE_MESSAGES);
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 function dateFormat(kind: 'day' | 'moment'): Intl.DateTimeFormat {
@@ -110,8 +95,6 @@ export const REPORTED_TARGET_MESSAGES: Record<ReportTargetType, MessageDescripto
   user: defineMessage({ id: 'moderation.reported.user', defaultMessage: 'A person' }),
   cat: defineMessage({ id: 'moderation.reported.cat', defaultMessage: "A cat's page" }),
 };
-/** The same, as text in the current language. */
-export const REPORTED_TARGETS = translatedTable(REPORTED_TARGET_MESSAGES);
 
 /** What came of a report: one whole sentence per action moderators took, in the current language. */
 export function outcomeSentence(action: ModerationActionKind, targetType: ReportTargetType): string {

@@ -1,8 +1,8 @@
 import type { OwnReport } from '@cats/contracts';
-import { Message } from '../../../i18n/message.tsx';
+import { Message, useTranslate } from '../../../i18n/message.tsx';
 import {
-  RULE_LABELS,
-  REPORTED_TARGETS,
+  RULE_MESSAGES,
+  REPORTED_TARGET_MESSAGES,
   formatDay,
   outcomeSentence,
 } from '../../../components/moderation/moderation-wording.ts';
@@ -38,6 +38,7 @@ function ReportStatus({ report }: { report: OwnReport }) {
 
 /** The viewer's own reports, newest first, and what came of each (issue 27). */
 export function OwnReports({ reports }: { reports: OwnReport[] }) {
+  const t = useTranslate();
   if (reports.length === 0)
     return (
       <p className="muted">
@@ -53,8 +54,8 @@ export function OwnReports({ reports }: { reports: OwnReport[] }) {
               id="settings.reports.what"
               defaultMessage="<strong>{target}</strong> · {rule} · <time>{date}</time>"
               values={{
-                target: REPORTED_TARGETS[report.targetType],
-                rule: RULE_LABELS[report.reason],
+                target: t(REPORTED_TARGET_MESSAGES[report.targetType]),
+                rule: t(RULE_MESSAGES[report.reason]),
                 date: formatDay(report.createdAt),
                 strong: (chunks) => <strong>{chunks}</strong>,
                 time: (chunks) => <time dateTime={report.createdAt}>{chunks}</time>,

@@ -6,7 +6,7 @@ import { isDemoDisabledError } from '../../../components/message-modal.tsx';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useSendAppeal } from '../api/moderation-statements.ts';
 import {
-  RULE_LABELS,
+  RULE_MESSAGES,
   decisionSentence,
   formatDay,
 } from '../../../components/moderation/moderation-wording.ts';
@@ -194,7 +194,7 @@ export function StatementCard({
           <Message
             id="settings.statement.rule"
             defaultMessage="Rule: {rule}"
-            values={{ rule: RULE_LABELS[statement.rule] }}
+            values={{ rule: t(RULE_MESSAGES[statement.rule]) }}
           />
         </p>
       )}

@@ -3,7 +3,7 @@ import { APPEAL_MAX, type Statement, type StatementsResponse } from '@cats/contr
 import { Button } from '../../../components/button.tsx';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import {
-  RULE_LABELS,
+  RULE_MESSAGES,
   decisionSentence,
   formatDay,
 } from '../../../components/moderation/moderation-wording.ts';
@@ -117,7 +117,7 @@ function SuspensionStatement({ statement, credentials }: { statement: Statement;
           <Message
             id="auth.suspension.rule"
             defaultMessage="Rule: {rule}"
-            values={{ rule: RULE_LABELS[current.rule] }}
+            values={{ rule: t(RULE_MESSAGES[current.rule]) }}
           />
         </p>
       ) : null}

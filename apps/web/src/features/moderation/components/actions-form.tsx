@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { RULE_MESSAGES } from '../../../components/moderation/moderation-wording.ts';
 import {
   MODERATION_EXPLANATION_MAX,
   REPORT_REASONS,
@@ -13,7 +14,6 @@ import { errorMessage } from '../../../components/post/api/errors.ts';
 import { defineMessage, translate, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useTakeActions } from '../api/take-actions.ts';
-import { REASON_LABELS } from './labels.ts';
 
 type Choice = 'dismiss' | 'remove' | 'strip_location' | 'warn' | 'suspend';
 /** 'forever' stands for suspendDays null (until lifted). */
@@ -175,7 +175,7 @@ export function ActionsForm({ group, onDone }: { group: QueueGroup; onDone: (mes
                     setRule(reason);
                   }}
                 />
-                <span>{t(REASON_LABELS[reason])}</span>
+                <span>{t(RULE_MESSAGES[reason])}</span>
               </label>
             ))}
           </fieldset>

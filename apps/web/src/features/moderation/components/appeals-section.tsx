@@ -6,7 +6,8 @@ import { errorMessage } from '../../../components/post/api/errors.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useAppeals, useDecideAppeal } from '../api/appeals.ts';
-import { ACTION_LABELS, REASON_LABELS, TARGET_LABELS } from './labels.ts';
+import { ACTION_LABELS, TARGET_LABELS } from './labels.ts';
+import { RULE_MESSAGES } from '../../../components/moderation/moderation-wording.ts';
 
 /** One open appeal: the decision as taken, the appellant's words, and the answer. */
 function AppealCard({
@@ -78,7 +79,7 @@ function AppealCard({
                 strong: (chunks) => <strong>{chunks}</strong>,
                 action: t(ACTION_LABELS[decision.action]),
                 target: t(TARGET_LABELS[decision.targetType]),
-                rule: t(REASON_LABELS[decision.rule]),
+                rule: t(RULE_MESSAGES[decision.rule]),
                 username: decision.moderator.username,
                 when: <RelativeTime value={decision.createdAt} className="muted" />,
               }}

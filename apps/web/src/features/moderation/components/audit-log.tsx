@@ -6,7 +6,8 @@ import { errorMessage } from '../../../components/post/api/errors.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useAuditLog, useRestoreAction } from '../api/audit-log.ts';
-import { ACTION_LABELS, REASON_LABELS, TARGET_LABELS } from './labels.ts';
+import { ACTION_LABELS, TARGET_LABELS } from './labels.ts';
+import { RULE_MESSAGES } from '../../../components/moderation/moderation-wording.ts';
 
 /** The actions a moderator can undo from the log (a dismissal changed nothing; a restore is the undoing). */
 const UNDOABLE = new Set<ModerationAction['action']>(['remove', 'strip_location', 'warn', 'suspend']);
@@ -45,7 +46,7 @@ function LogEntry({ entry, onUndone }: { entry: ModerationAction; onUndone: (mes
               username: entry.moderator.username,
               action,
               target: t(TARGET_LABELS[entry.targetType]),
-              rule: t(REASON_LABELS[entry.rule]),
+              rule: t(RULE_MESSAGES[entry.rule]),
               when,
             }}
           />

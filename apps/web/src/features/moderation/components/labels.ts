@@ -1,18 +1,5 @@
-import type { ModerationActionKind, ReportReason, ReportTargetType } from '@cats/contracts';
+import type { ModerationActionKind, ReportTargetType } from '@cats/contracts';
 import { defineMessage, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
-
-/** How the moderation page words each report reason (the rule broken, when acting). */
-export const REASON_LABELS: Record<ReportReason, MessageDescriptor> = {
-  spam: defineMessage({ id: 'moderation.reason.spam', defaultMessage: 'Spam' }),
-  harassment: defineMessage({ id: 'moderation.reason.harassment', defaultMessage: 'Harassment or bullying' }),
-  off_topic: defineMessage({ id: 'moderation.reason.offTopic', defaultMessage: 'Not about cats' }),
-  private_information: defineMessage({
-    id: 'moderation.reason.privateInformation',
-    defaultMessage: "Someone's home or private information",
-  }),
-  animal_cruelty: defineMessage({ id: 'moderation.reason.animalCruelty', defaultMessage: 'Animal cruelty' }),
-  other: defineMessage({ id: 'moderation.reason.other', defaultMessage: 'Something else' }),
-};
 
 export const TARGET_LABELS: Record<ReportTargetType, MessageDescriptor> = {
   post: defineMessage({ id: 'moderation.target.post', defaultMessage: 'Post' }),

@@ -5,7 +5,8 @@ import { RelativeTime } from '../../../components/relative-time.tsx';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { ActionsForm } from './actions-form.tsx';
 import { ModerationNotes } from './moderation-notes.tsx';
-import { ACTION_LABELS, REASON_LABELS, TARGET_LABELS } from './labels.ts';
+import { ACTION_LABELS, TARGET_LABELS } from './labels.ts';
+import { RULE_MESSAGES } from '../../../components/moderation/moderation-wording.ts';
 
 /** Where the reported thing lives now (it may be gone: the snapshot is what counts). */
 function targetLink(group: QueueGroup): string | null {
@@ -125,7 +126,7 @@ export function QueueCard({ group, onDecided }: { group: QueueGroup; onDecided: 
                   values={{
                     strong: (chunks) => <strong>{chunks}</strong>,
                     username: report.reporter.username,
-                    reason: t(REASON_LABELS[report.reason]),
+                    reason: t(RULE_MESSAGES[report.reason]),
                     when: <RelativeTime value={report.updatedAt} className="muted" />,
                   }}
                 />
@@ -156,7 +157,7 @@ export function QueueCard({ group, onDecided }: { group: QueueGroup; onDecided: 
                       values={{
                         strong: (chunks) => <strong>{chunks}</strong>,
                         action: t(ACTION_LABELS[strike.action]),
-                        rule: t(REASON_LABELS[strike.rule]),
+                        rule: t(RULE_MESSAGES[strike.rule]),
                         when: <RelativeTime value={strike.createdAt} className="muted" />,
                       }}
                     />

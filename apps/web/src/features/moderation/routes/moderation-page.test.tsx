@@ -184,7 +184,7 @@ describe('ModerationPage', () => {
     expect(picture.getAttribute('src')).toBe('/media/posts/abc/800.webp');
     expect(within(card).getByText('Pimienta found the only shade in town.')).toBeTruthy();
     expect(within(card).getByText('tom.tabby')).toBeTruthy();
-    expect(within(card).getByText(/Someone's home or private information/)).toBeTruthy();
+    expect(within(card).getByText(/Shows someone's home or private information/)).toBeTruthy();
     expect(within(card).getByText('The photo shows my door.')).toBeTruthy();
     expect(within(card).getByRole('heading', { name: '1 earlier strike' })).toBeTruthy();
     expect(within(card).getByText('Please stop posting adverts.')).toBeTruthy();
@@ -253,7 +253,7 @@ describe('ModerationPage', () => {
     setup();
     const card = await screen.findByRole('article', { name: 'Appeal by gato_malaga' });
     expect(within(card).getByText('Removed').closest('p')!.textContent).toMatch(
-      /^Removed · Post · Someone's home or private information · by me,/,
+      /^Removed · Post · Shows someone's home or private information · by me,/,
     );
     expect(within(card).getByText('You took this decision.')).toBeTruthy();
     expect(within(card).getByText('Why: It shows a front door.')).toBeTruthy();
@@ -311,7 +311,7 @@ describe('ModerationPage', () => {
     const first = await within(log).findByText('Why: Explained l2');
     const row = first.closest('li')!;
     expect(row.textContent).toMatch(
-      /^whisker_watch · Location removed · Post · Someone's home or private information · /,
+      /^whisker_watch · Location removed · Post · Shows someone's home or private information · /,
     );
     // A dismissal changed nothing: nothing to undo.
     const dismissal = log.querySelector('[data-action-id="l1"]')!;
@@ -354,7 +354,7 @@ describe('ModerationPage in Spanish', () => {
     expect(within(card).getByRole('heading', { name: '1 falta anterior' })).toBeTruthy();
     expect(within(card).getByText(/^1 denuncia, la primera/)).toBeTruthy();
     expect(within(card).getByText('tom.tabby').closest('p')!.textContent).toMatch(
-      /^tom\.tabby · La casa de alguien o información privada · /,
+      /^tom\.tabby · Muestra la casa de alguien o información privada · /,
     );
     fireEvent.click(within(card).getByRole('checkbox', { name: 'Suspender al autor' }));
     const howLong = within(card).getByRole('combobox', { name: 'Duración' });
