@@ -3,10 +3,10 @@ import { MAP_DETAIL_IMAGE_WIDTH } from '@cats/contracts';
 import { Button, buttonClass } from '../../../components/button.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PostCard } from '../../../components/post/post-card.tsx';
+import { postLabel } from '../../../components/post/post-alt.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { useClusterPosts } from '../api/get-cluster-posts.ts';
 import { useExplorePosts } from '../api/get-explore-posts.ts';
-import { postAlt } from '../lib/viewport.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 
 /**
@@ -53,7 +53,7 @@ export function PostDetailDialog({ selection, onClose }: PostDetailDialogProps) 
     <Modal
       title={
         post
-          ? postAlt(post)
+          ? postLabel(post)
           : 'title' in selection
             ? selection.title
             : t({ id: 'explore.detail.title', defaultMessage: 'Spotted cat' })

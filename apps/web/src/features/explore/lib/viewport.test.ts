@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../../lib/leaflet-tiles.ts';
-import { postAlt, toViewport } from './viewport.ts';
+import { markerAlt, toViewport } from './viewport.ts';
 
 const bounds = (west: number, south: number, east: number, north: number) => ({
   getWest: () => west,
@@ -30,8 +30,8 @@ describe('toViewport', () => {
 
 describe('marker text', () => {
   it('names the cat or its photographer, escaped for HTML', () => {
-    expect(postAlt({ catName: 'Miso', user: { username: 'ann' } })).toBe('Photo of Miso');
-    expect(postAlt({ catName: null, user: { username: 'ann' } })).toBe('Cat photo by ann');
+    expect(markerAlt({ catName: 'Miso', username: 'ann' })).toBe('Photo of Miso');
+    expect(markerAlt({ catName: null, username: 'ann' })).toBe('Cat photo by ann');
     expect(escapeHtml(`<b a="1">'&'</b>`)).toBe('&lt;b a=&quot;1&quot;&gt;&#39;&amp;&#39;&lt;/b&gt;');
   });
 });

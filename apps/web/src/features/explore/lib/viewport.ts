@@ -33,11 +33,6 @@ export function toViewport(bounds: BoundsLike, zoom: number, padding = VIEWPORT_
   };
 }
 
-/** Text alternative of a post's picture, the same as the feed card's. */
-export function postAlt(post: { catName: string | null; user: { username: string } }): string {
-  return postLabel(post);
-}
-
 /** A lone marker's text alternative: the same as its post's picture. */
 export const markerAlt = (marker: { catName: string | null; username: string }): string =>
-  postAlt({ catName: marker.catName, user: { username: marker.username } });
+  postLabel({ catName: marker.catName, user: { username: marker.username } });
