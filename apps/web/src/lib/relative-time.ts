@@ -39,6 +39,31 @@ export function dateLocale(language: Language = currentLanguage()): string {
   return DATE_LOCALES[language];
 }
 
+/** How a date is written out: the day ('26 November 2026'), a moment with its time ('26 November 2026
+ * at 14:30'), or a shorter moment for lists ('26 Nov 2026, 14:30'). */
+const DATE_STYLES = {
+  day: { day: 'numeric', month: 'long', year: 'numeric' },
+  moment: { dateStyle: 'long', timeStyle: 'short' },
+  shortMoment: { dateStyle: 'medium', timeStyle: 'short' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `value` written out in the current language (a formatter per language and style, made once). */
+function writeDate(value: string | Date, style: keyof typeof DATE_STYLES): string {
+  const locale = dateLocale();
+  const key = `${style}:${locale}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
+    dateFormats.set(key, format);
+  }
+  return format.format(typeof value === 'string' ? new Date(value) : value);
+}
+
+export const formatDay = (value: string | Date) => writeDate(value, 'day');
+export const formatMoment = (value: string | Date) => writeDate(value, 'moment');
+export const formatShortMoment = (value: string | Date) => writeDate(value, 'shortMoment');
+
 /**
  * How long ago, one whole message per unit. No Intl unit style writes '3 h' in English (narrow gives
  * '3h', short '3 hrs'), so these are ours; abbreviations take no plural in English. Each is a complete

@@ -1,6 +1,6 @@
 import type { ModerationActionKind, ReportReason, ReportTargetType, Statement } from '@cats/contracts';
 import { defineMessage, translate, type MessageDescriptor } from '../../i18n/i18n-store.ts';
-import { dateLocale } from '../../lib/relative-time.ts';
+import { formatMoment } from '../../lib/relative-time.ts';
 
 /** The rule broken, in the words the report dialog offers them (components/report/report-dialog.tsx). */
 export const RULE_MESSAGES: Record<ReportReason, MessageDescriptor> = {
@@ -14,30 +14,6 @@ export const RULE_MESSAGES: Record<ReportReason, MessageDescriptor> = {
   animal_cruelty: defineMessage({ id: 'moderation.rule.animalCruelty', defaultMessage: 'Animal cruelty' }),
   other: defineMessage({ id: 'moderation.rule.other', defaultMessage: 'Other' }),
 };
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-function dateFormat(kind: 'day' | 'moment'): Intl.DateTimeFormat {
-  const locale = dateLocale();
-  const key = `${kind}:${locale}`;
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(
-      locale,
-      kind === 'day'
-        ? // The day, written out ('26 November 2026').
-          { day: 'numeric', month: 'long', year: 'numeric' }
-        : // A suspension's end also needs the time.
-          { dateStyle: 'long', timeStyle: 'short' },
-    );
-    formats.set(key, format);
-  }
-  return format;
-}
-
-/** Dates on the statements, in the current language: the day, written out ('26 November 2026'). */
-export const formatDay = (iso: string) => dateFormat('day').format(new Date(iso));
-/** A moment, with its time ('26 November 2026 at 14:30'). */
-export const formatMoment = (iso: string) => dateFormat('moment').format(new Date(iso));
 
 /** What happened, one whole sentence per action and target, in the current language. */
 export function decisionSentence(

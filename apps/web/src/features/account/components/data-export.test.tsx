@@ -97,7 +97,7 @@ describe('DataExport', () => {
     screen.getByRole('button', { name: 'Preparar una nueva descarga' });
     screen.getByRole('heading', { name: 'Tus datos' });
     expect(document.querySelector('time')?.parentElement?.textContent).toMatch(
-      /^Disponible hasta el 26\/11\/2026/,
+      /^Disponible hasta el 2[67] de noviembre de 2026/,
     );
   });
 

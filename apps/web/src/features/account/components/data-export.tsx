@@ -3,7 +3,7 @@ import { Button } from '../../../components/button.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
 import { translate } from '../../../i18n/i18n-store.ts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
-import { dateLocale } from '../../../lib/relative-time.ts';
+import { formatMoment } from '../../../lib/relative-time.ts';
 import { downloadDataExport, useDataExport, useStartDataExport } from '../api/data-export.ts';
 import {
   errorText,
@@ -38,7 +38,7 @@ export function DataExport({ onDemoRefused }: { onDemoRefused: () => void }) {
   const [downloading, setDownloading] = useState(false);
   const data = current.data;
   const t = useTranslate();
-  const language = useLanguage();
+  useLanguage(); // the date is written in the reader's language: follow it
 
   const prepare = () => {
     setStatus(null);
@@ -126,7 +126,7 @@ export function DataExport({ onDemoRefused }: { onDemoRefused: () => void }) {
                     id="settings.data.availableUntil"
                     defaultMessage="Available until <time>{date}</time>"
                     values={{
-                      date: new Date(data.expiresAt).toLocaleString(dateLocale(language)),
+                      date: formatMoment(data.expiresAt),
                       time: (chunks) => <time dateTime={data.expiresAt ?? undefined}>{chunks}</time>,
                     }}
                   />

@@ -3,9 +3,9 @@ import { Message, useTranslate } from '../../../i18n/message.tsx';
 import {
   RULE_MESSAGES,
   REPORTED_TARGET_MESSAGES,
-  formatDay,
   outcomeSentence,
 } from '../../../components/moderation/moderation-wording.ts';
+import { formatDay } from '../../../lib/relative-time.ts';
 
 /** What came of one report: 'Waiting for review', or a sentence per action taken. */
 function ReportStatus({ report }: { report: OwnReport }) {

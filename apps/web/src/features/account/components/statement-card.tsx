@@ -5,11 +5,8 @@ import { CountedTextarea } from '../../../components/counted-textarea.tsx';
 import { isDemoDisabledError } from '../../../components/message-modal.tsx';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useSendAppeal } from '../api/moderation-statements.ts';
-import {
-  RULE_MESSAGES,
-  decisionSentence,
-  formatDay,
-} from '../../../components/moderation/moderation-wording.ts';
+import { RULE_MESSAGES, decisionSentence } from '../../../components/moderation/moderation-wording.ts';
+import { formatDay } from '../../../lib/relative-time.ts';
 import { errorText } from './settings-card.tsx';
 
 /** Where the appeal stands, or whether one can still be made, in one sentence. */

@@ -2,11 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { APPEAL_MAX, type Statement, type StatementsResponse } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
-import {
-  RULE_MESSAGES,
-  decisionSentence,
-  formatDay,
-} from '../../../components/moderation/moderation-wording.ts';
+import { RULE_MESSAGES, decisionSentence } from '../../../components/moderation/moderation-wording.ts';
+import { formatDay } from '../../../lib/relative-time.ts';
 import { api, ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import './suspension-appeal.css';

@@ -98,7 +98,7 @@ describe('NotificationText', () => {
     const { container } = render(
       <NotificationText notification={notification({ type: 'moderation_decision', moderation })} />,
     );
-    expect(container.textContent).toMatch(/^Your account is suspended until 0[23]\/12\/2026, \d\d:00:00$/);
+    expect(container.textContent).toMatch(/^Your account is suspended until [23] December 2026 at \d\d:00$/);
     expect(container.querySelector('time')?.getAttribute('datetime')).toBe('2026-12-02T14:00:00.000Z');
   });
 

@@ -1,5 +1,6 @@
 import type { Notification } from '@cats/contracts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
+import { formatMoment } from '../../../lib/relative-time.ts';
 
 /**
  * What happened, as one whole sentence per type and count (issue 25). Every variant is written out in
@@ -153,7 +154,7 @@ type Moderation = NonNullable<Notification['moderation']>;
 
 /** A moderator's decision about the reader's content or account (issue 27); Settings has the reasons. */
 function DecisionText({ moderation: m }: { moderation: Moderation }) {
-  const language = useLanguage();
+  useLanguage(); // the date below is written in the reader's language: follow it
   if (m.action === 'restore')
     return (
       <Message
@@ -168,8 +169,7 @@ function DecisionText({ moderation: m }: { moderation: Moderation }) {
   if (m.action === 'suspend') {
     if (!m.suspendedUntil)
       return <Message id="notifications.decision.suspend" defaultMessage="Your account is suspended" />;
-    // English keeps the British day-month order of the rest of the app.
-    const until = new Date(m.suspendedUntil).toLocaleString(language === 'en' ? 'en-GB' : language);
+    const until = formatMoment(m.suspendedUntil);
     return (
       <Message
         id="notifications.decision.suspendUntil"

@@ -3,8 +3,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
 import { usePostHistory } from '../api/get-post-history.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { formatShortMoment } from '../../../lib/relative-time.ts';
 
 /** The post's earlier versions (issue 24), newest first, as Mastodon shows a status's edits. */
 export function PostHistoryDialog({ postId, onClose }: { postId: string; onClose: () => void }) {
@@ -38,7 +37,7 @@ export function PostHistoryDialog({ postId, onClose }: { postId: string; onClose
           {history.data.versions.map((v) => (
             <li key={v.version} className="post-history__version">
               <p className="post-history__when">
-                <time dateTime={v.createdAt}>{dateFormat.format(new Date(v.createdAt))}</time>
+                <time dateTime={v.createdAt}>{formatShortMoment(v.createdAt)}</time>
                 {v.current ? (
                   <span className="post-history__tag">
                     <Message id="post.history.current" defaultMessage="Current" />

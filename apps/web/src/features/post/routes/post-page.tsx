@@ -26,13 +26,12 @@ import '../../../components/post/post.css';
 import '../post-page.css';
 import { LoadingSkeleton, PostPageSkeleton } from '../../../components/skeleton/skeleton.tsx';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
+import { formatMoment } from '../../../lib/relative-time.ts';
 
 const LocationMap = lazy(() => import('../components/location-map.tsx'));
 
 /** Large on a wide screen (the photo column is at most 720 px), the whole width on a phone. */
 const PAGE_IMAGE_SIZES = '(min-width: 900px) 720px, 100vw';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' });
 
 /** Issue 24, "A page per post": one picture with everything about it, at an address one can share. */
 export default function PostPage() {
@@ -117,7 +116,7 @@ function PostDetails({ post }: { post: PostDetail }) {
           </Link>
           <span className="post-page__when">
             <time className="post-page__date" dateTime={post.createdAt} title={created.toISOString()}>
-              {dateFormat.format(created)}
+              {formatMoment(created)}
             </time>
             {post.editedAt && (
               // Opens the earlier versions; the mark itself carries the time of the last edit on hover.

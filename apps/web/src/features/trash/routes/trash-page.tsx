@@ -9,7 +9,7 @@ import { imageAlt } from '../../../components/post/post-alt.ts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 import { useTrash } from '../api/get-trash.ts';
 import './trash-page.css';
-import { dateLocale } from '../../../lib/relative-time.ts';
+import { formatMoment } from '../../../lib/relative-time.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,7 +35,7 @@ export default function TrashPage() {
   const [demo, setDemo] = useState(false);
   const [now] = useState(() => Date.now());
   const t = useTranslate();
-  const locale = dateLocale(useLanguage());
+  useLanguage(); // the dates are written in the reader's language: follow it
 
   const onRestore = (post: TrashedPost) => {
     setStatus(null);
@@ -116,7 +116,7 @@ export default function TrashPage() {
                   {post.catName && <p className="trash__cat-name">{post.catName}</p>}
                   {post.caption && <p className="trash__caption">{post.caption}</p>}
                   <p className="trash__left muted">
-                    <time dateTime={post.purgeAt} title={new Date(post.purgeAt).toLocaleString(locale)}>
+                    <time dateTime={post.purgeAt} title={formatMoment(post.purgeAt)}>
                       <DaysLeft purgeAt={post.purgeAt} now={now} />
                     </time>
                   </p>
