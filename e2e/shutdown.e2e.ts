@@ -4,7 +4,7 @@ import type { CommentsResponse } from '@cats/contracts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { apiCall, apiCreatePost, apiUser } from './support/posts.ts';
 import { apiLogin } from './support/api.ts';
-import { sleep } from './support/faults.ts';
+import { freshDatabase, sleep } from './support/faults.ts';
 import { LiveStream } from './support/live-stream.ts';
 
 const IN_FLIGHT = 20;
@@ -94,10 +94,22 @@ describe('graceful shutdown', () => {
    */
   it('drains before it stops: readiness 503, liveness 200 and requests served, then exits 0', async () => {
     const DRAIN_SECONDS = 3;
+    // On PostgreSQL when TEST_DATABASE_URL names a server, else on the embedded database.
+    const database = await freshDatabase('cats_drain');
+    const token = 'drain-test-metrics-token-0123456789';
     const draining = await startServer({
       seed: false,
-      env: { SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS) },
+      env: {
+        SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS),
+        METRICS_TOKEN: token,
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      },
     });
+    const drainingGauge = async () => {
+      const res = await fetch(`${draining.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      return /^cats_draining (\d+)$/m.exec(await res.text())?.[1];
+    };
     let live: LiveStream | undefined;
     try {
       const readiness = () => fetch(`${draining.url}/api/health/ready`);
@@ -114,6 +126,7 @@ describe('graceful shutdown', () => {
 
       // No reconnecting from here: a stream ended during the drain would show as closed below.
       live.hold();
+      expect(await drainingGauge()).toBe('0');
       const signalled = Date.now();
       const exit = draining.stop();
       await expect.poll(async () => (await readiness()).status, { timeout: 2_000, interval: 50 }).toBe(503);
@@ -124,6 +137,7 @@ describe('graceful shutdown', () => {
         message: 'The server is shutting down',
         checks: {},
       });
+      expect(await drainingGauge()).toBe('1');
       const liveness = await fetch(`${draining.url}/api/health`);
       expect(liveness.status).toBe(200);
       expect(await liveness.json()).toEqual({ status: 'ok' });
@@ -144,6 +158,7 @@ describe('graceful shutdown', () => {
     } finally {
       await live?.stop();
       await draining.dispose();
+      await database?.drop();
     }
   });
 });
