@@ -9,14 +9,8 @@ import {
 } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import {
-  badRequest,
-  conflict,
-  forbidden,
-  HttpError,
-  RateLimitError,
-  unauthorized,
-} from '../../lib/http-errors.ts';
+import type { HttpError } from '../../lib/http-errors.ts';
+import { badRequest, conflict, forbidden, RateLimitError, unauthorized } from '../../lib/http-errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { AccessTokens, SessionKeys } from '../../plugins/auth.ts';
 import * as repo from './auth.repository.ts';
