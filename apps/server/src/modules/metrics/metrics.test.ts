@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createUser } from '../../../test/factories.ts';
@@ -188,6 +189,38 @@ describe('metrics with METRICS_TOKEN', () => {
       expect(sample(text, 'cats_db_embedded_request_seconds_count')).toBeGreaterThan(0);
       expect(text).not.toContain('cats_db_pool');
     }
+  });
+
+  it('shows requests waiting for the database while transactions hold every connection, and their wait', async () => {
+    const postgres = t.database.kind === 'postgres';
+    const waitSum = postgres ? 'cats_db_pool_wait_seconds_sum' : 'cats_db_embedded_request_seconds_sum';
+    const before = await scrape();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding = 0;
+    // The pool's ten connections (buildTestApp), or PGlite's one: each held by an open transaction.
+    const holders = Array.from({ length: postgres ? 10 : 1 }, () =>
+      t.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        holding += 1;
+        await gate;
+      }),
+    );
+    await expect.poll(() => holding).toBe(holders.length);
+    const waiting = t.database.ping();
+    const during = async () => {
+      const text = await scrape();
+      return postgres ? sample(text, 'cats_db_pool_waiting') : sample(text, 'cats_db_embedded_in_flight');
+    };
+    await expect.poll(during).toBeGreaterThanOrEqual(1);
+    if (postgres) expect(sample(await scrape(), 'cats_db_pool_connections', { state: 'in_use' })).toBe(10);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    release();
+    await Promise.all([...holders, waiting]);
+    const after = await scrape();
+    // The ping waited at least the 150 ms the connections were held.
+    expect((sample(after, waitSum) ?? 0) - (sample(before, waitSum) ?? 0)).toBeGreaterThanOrEqual(0.14);
+    expect(await during()).toBe(0);
   });
 
   it('shows image processing: the queue, and the time of each image', async () => {
