@@ -165,7 +165,7 @@ describe('metrics with METRICS_TOKEN', () => {
     expect(refused('login_account')).toBe(2);
     expect(refused('login')).toBe(1);
     expect(refused('other')).toBe(0);
-    for (const limit of ['signup', 'writes', 'uploads'])
+    for (const limit of ['signup', 'writes', 'uploads', 'reports'])
       expect(sample(after, 'cats_rate_limit_refusals_total', { limit })).toBe(0);
     expect(
       sample(after, 'http_requests_total', { route: '/api/login', method: 'POST', status_code: '429' }),
