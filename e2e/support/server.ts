@@ -67,6 +67,8 @@ export async function startServer(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SEED: opts.seed === false ? 'false' : 'true',
+      // No drain before a stop unless a test asks for one (shutdown.e2e.ts): stops stay quick.
+      SHUTDOWN_DRAIN_SECONDS: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

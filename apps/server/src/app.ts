@@ -21,6 +21,8 @@ import { privateAnswersPlugin } from './plugins/private-answers.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webPlugin } from './plugins/web.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { readinessPlugin } from './modules/health/readiness.ts';
+import { metricsPlugin } from './modules/metrics/metrics.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { writeRateLimitPlugin } from './modules/auth/rate-limit.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
@@ -106,6 +108,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   // 1. Infrastructure: errors first so every later plugin's failures answer {message}; then parsers.
   await app.register(errorHandlerPlugin);
+  // Readiness and its drain (server.ts), then metrics (issue 29): their hooks must see every route, and
+  // the metrics read the readiness.
+  await app.register(readinessPlugin);
+  await app.register(metricsPlugin);
   await app.register(securityHeadersPlugin);
   // JSON answers go compressed to clients that ask (a feed page: ~29 KB, ~5 KB as brotli; it matters on
   // phone networks). Quality 4: cheap on the CPU. The web build's files come pre-compressed (web.ts).

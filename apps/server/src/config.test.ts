@@ -77,4 +77,38 @@ describe('config', () => {
       /PUSH_ENDPOINT_HOSTS="http:\/\/push.example.org": expected host names/,
     );
   });
+
+  it('keeps metrics off by default and takes a token, a port and a drain time with clear messages', () => {
+    const defaults = loadConfig({});
+    expect(defaults.METRICS_TOKEN).toBeUndefined();
+    expect(defaults.METRICS_PORT).toBeUndefined();
+    expect(defaults.SHUTDOWN_DRAIN_SECONDS).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).SHUTDOWN_DRAIN_SECONDS).toBe(5);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '12' }).SHUTDOWN_DRAIN_SECONDS).toBe(12);
+    expect(loadConfig({ METRICS_TOKEN: '', METRICS_PORT: '' }).METRICS_TOKEN).toBeUndefined();
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464' })).toMatchObject({
+      METRICS_TOKEN: token,
+      METRICS_PORT: 9464,
+    });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(
+      /METRICS_TOKEN="short": expected at least 16 characters/,
+    );
+    expect(() => loadConfig({ METRICS_TOKEN: 'with a space in it, long enough' })).toThrow(
+      /METRICS_TOKEN=.*expected printable ASCII without spaces/,
+    );
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT="nine": expected a port number/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(
+      /METRICS_PORT="70000": expected a port number from 1 to 65535/,
+    );
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(
+      /METRICS_PORT="3000": expected a port other than PORT/,
+    );
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(
+      /SHUTDOWN_DRAIN_SECONDS="-1": expected 0 to 300 seconds/,
+    );
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: 'soon' })).toThrow(
+      /SHUTDOWN_DRAIN_SECONDS="soon": expected a number of seconds/,
+    );
+  });
 });

@@ -26,6 +26,22 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Repositories accept either the root database or a transaction. */
 export type Executor = Database | Transaction;
 
+/** How busy the database connections are now, read by the metrics (modules/metrics/metrics.ts). */
+export type DatabaseUsage =
+  | {
+      kind: 'postgres';
+      /** Connections open, idle among them, the pool's maximum, and checkouts waiting for one. */
+      total: number;
+      idle: number;
+      max: number;
+      waiting: number;
+    }
+  | {
+      kind: 'pglite';
+      /** Requests sent to the one embedded connection's thread and not answered yet. */
+      inFlight: number;
+    };
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
@@ -62,6 +78,14 @@ export interface DatabaseHandle {
     onResume?: () => void,
   ): Promise<Listener>;
   close(): Promise<void>;
+  /** The connections' use now (metrics). */
+  usage(): DatabaseUsage;
+  /**
+   * Calls `listener` with each wait for the database in seconds (metrics): on PostgreSQL the time to
+   * check a connection out of the pool; on PGlite a request's time from sending to answer (one
+   * connection: waiting behind the others included). Returns a function that stops it.
+   */
+  onWait(listener: (seconds: number) => void): () => void;
 }
 
 /** drizzle-kit's output folder, found from this file whether it runs from src/ or a bundled dist/. */
@@ -137,6 +161,7 @@ export async function openDatabase(
     });
     // A lost connection is reported per query; an idle client's error must not crash the process.
     pool.on('error', () => {});
+    const waitListeners = timePoolCheckouts(pool);
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     let closed = false;
     return {
@@ -163,6 +188,17 @@ export async function openDatabase(
       onAnnounceFailed: (listener) => announceFailed.add(listener),
       listen: (channel, onMessage, onError, onResume) =>
         listen(databaseUrl, channel, onMessage, onError, onResume),
+      usage: () => ({
+        kind: 'postgres',
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        max: opts.poolSize ?? 10,
+        waiting: pool.waitingCount,
+      }),
+      onWait: (listener) => {
+        waitListeners.add(listener);
+        return () => waitListeners.delete(listener);
+      },
       close: async () => {
         if (closed) return;
         closed = true;
@@ -198,5 +234,44 @@ export async function openDatabase(
     close: async () => {
       await client.close();
     },
+    usage: () => ({ kind: 'pglite', inFlight: client.inFlight }),
+    onWait: (listener) => client.onAnswered(listener),
   };
+}
+
+/**
+ * Times every checkout of a pool connection (drizzle's queries and transactions all go through
+ * pool.connect) for the metrics' wait histogram. A one-line wrapper rather than pg's 'acquire' event,
+ * which says when a checkout ended but not when it began.
+ */
+function timePoolCheckouts(pool: pg.Pool): Set<(seconds: number) => void> {
+  const listeners = new Set<(seconds: number) => void>();
+  const connect = pool.connect.bind(pool) as (
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: () => void) => void,
+  ) => Promise<pg.PoolClient> | undefined;
+  const observe = (startedAt: number) => {
+    if (listeners.size === 0) return;
+    const seconds = (performance.now() - startedAt) / 1000;
+    for (const listener of listeners) listener(seconds);
+  };
+  pool.connect = ((callback?: Parameters<typeof connect>[0]) => {
+    const startedAt = performance.now();
+    if (callback) {
+      return connect((err, client, done) => {
+        observe(startedAt);
+        callback(err, client, done);
+      });
+    }
+    return connect()!.then(
+      (client) => {
+        observe(startedAt);
+        return client;
+      },
+      (err: unknown) => {
+        observe(startedAt);
+        throw err;
+      },
+    );
+  }) as typeof pool.connect;
+  return listeners;
 }

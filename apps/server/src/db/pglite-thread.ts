@@ -42,6 +42,13 @@ export interface PgliteClient extends PgliteTransaction {
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => void>;
   close(): Promise<void>;
   readonly closed: boolean;
+  /** Requests sent to the database thread and not answered yet: one runs, the others wait (metrics). */
+  readonly inFlight: number;
+  /**
+   * Calls `listener` with each answered request's seconds from sending to answer (its wait included);
+   * returns a function that stops it. For metrics (modules/metrics/metrics.ts).
+   */
+  onAnswered(listener: (seconds: number) => void): () => void;
 }
 
 type Request = PgliteRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
@@ -81,7 +88,11 @@ function typeScriptWorker(module: URL): string {
 export class PgliteThread implements PgliteClient {
   readonly ready: Promise<void>;
   #worker: Worker;
-  #pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
+  #pending = new Map<
+    number,
+    { resolve: (value: never) => void; reject: (error: Error) => void; sentAt: number }
+  >();
+  #answeredListeners = new Set<(seconds: number) => void>();
   #nextId = 1;
   /** Why the thread is gone: every request after that fails with it. */
   #stopped: Error | null = null;
@@ -106,6 +117,10 @@ export class PgliteThread implements PgliteClient {
         const pending = this.#pending.get(reply.id);
         if (!pending) return;
         this.#pending.delete(reply.id);
+        if (this.#answeredListeners.size > 0) {
+          const seconds = (performance.now() - pending.sentAt) / 1000;
+          for (const listener of this.#answeredListeners) listener(seconds);
+        }
         if ('error' in reply) pending.reject(deserializeError(reply.error));
         else pending.resolve(reply.result as never);
         this.#idle();
@@ -141,6 +156,15 @@ export class PgliteThread implements PgliteClient {
     return () => {
       listeners.delete(onMessage);
     };
+  }
+
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
+  onAnswered(listener: (seconds: number) => void): () => void {
+    this.#answeredListeners.add(listener);
+    return () => this.#answeredListeners.delete(listener);
   }
 
   get closed(): boolean {
@@ -201,7 +225,11 @@ export class PgliteThread implements PgliteClient {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (value: never) => void, reject });
+      this.#pending.set(id, {
+        resolve: resolve as (value: never) => void,
+        reject,
+        sentAt: performance.now(),
+      });
       // Keeps the process alive while the database answers (a CLI awaiting a migration has nothing
       // else to wait on); an idle database thread alone does not.
       if (this.#pending.size === 1) this.#worker.ref();

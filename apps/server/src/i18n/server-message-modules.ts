@@ -16,3 +16,4 @@ export * as cats from '../modules/cats/cats.service.ts';
 export * as catMerges from '../modules/cats/cat-merges.service.ts';
 export * as postCatSuggestions from '../modules/cats/post-cat-suggestions.service.ts';
 export * as notificationStreams from '../modules/notifications/notification-streams.ts';
+export * as metrics from '../modules/metrics/metrics.ts';

@@ -36,6 +36,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
 
   // Generic refusals and infrastructure
   'Not found': 'No se ha encontrado',
+  'Metrics need the bearer token set in METRICS_TOKEN':
+    'Las métricas necesitan el token de portador configurado en METRICS_TOKEN',
   'Route {method} {path} not found': 'No existe la ruta {method} {path}',
   'Invalid request': 'Solicitud no válida',
   'Invalid cursor': 'Cursor no válido',

@@ -12,6 +12,20 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A 429 from one of the rate limits, named for the metrics' refusal counter (modules/metrics): a fixed
+ * name such as `login` or `writes`, never a user or an address.
+ */
+export class RateLimitError extends HttpError {
+  constructor(
+    public readonly limit: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(429, message, headers);
+  }
+}
+
 export const badRequest = (message: string) => new HttpError(400, message);
 export const unauthorized = (message = 'Unauthorized', headers: Record<string, string> = {}) =>
   new HttpError(401, message, headers);

@@ -32,6 +32,39 @@ export function imagePipelineLoad(): { active: number; pending: number; concurre
   return { active: limit.activeCount, pending: limit.pendingCount, concurrency: limit.concurrency };
 }
 
+/** One image's times: waiting for a slot, then encoding in it (seconds). */
+export interface ImageTimings {
+  waitSeconds: number;
+  processSeconds: number;
+}
+const timingListeners = new Set<(timings: ImageTimings) => void>();
+
+/**
+ * Calls `listener` after each image the pipeline encoded or refused once in its slot; returns a function
+ * that stops it. The limiter is one per process, the listeners one per app (metrics).
+ */
+export function onImageProcessed(listener: (timings: ImageTimings) => void): () => void {
+  timingListeners.add(listener);
+  return () => timingListeners.delete(listener);
+}
+
+/** Runs one image's encoding in a slot of the limiter, timing its wait and its work for the listeners. */
+function encodeInSlot(input: Buffer | string, opts: StoreImageOptions) {
+  const queuedAt = performance.now();
+  return limit(async () => {
+    const startedAt = performance.now();
+    try {
+      return await encodeVariants(input, opts);
+    } finally {
+      const timings = {
+        waitSeconds: (startedAt - queuedAt) / 1000,
+        processSeconds: (performance.now() - startedAt) / 1000,
+      };
+      for (const listener of timingListeners) listener(timings);
+    }
+  });
+}
+
 export type ImageType = 'jpeg' | 'png';
 
 /** An image's bytes: in memory (seed, tests) or in an upload's temporary file (requests). */
@@ -179,7 +212,7 @@ export async function storeImageVariants(
 ): Promise<StoredImage> {
   if (!detectImageType(firstBytes(input))) throw new HttpError(415, UNSUPPORTED_IMAGE_MESSAGE);
   if (opts.widths.length === 0) throw new Error('storeImageVariants needs at least one width');
-  const encoded = await limit(() => encodeVariants(readable(input), opts));
+  const encoded = await encodeInSlot(readable(input), opts);
   const prefix = newMediaPrefix(opts.kind);
   const writes = await Promise.allSettled(
     encoded.variants.map((v) => storage.put(variantKey(prefix, v.width), v.body, 'image/webp')),

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { MediaStorage } from './storage.ts';
@@ -72,6 +72,14 @@ export class LocalStorage implements MediaStorage {
     if (!/^(posts|avatars)\/[a-f0-9]{16,64}$/.test(prefix))
       throw new Error(`Invalid media prefix: ${prefix}`);
     await rm(join(this.root, prefix), { recursive: true, force: true });
+  }
+
+  async probe(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    // A name no media key can have (MEDIA_KEY_PATTERN), removed at once.
+    const probe = join(this.root, `.ready-probe-${randomUUID()}`);
+    await writeFile(probe, 'ok');
+    await unlink(probe);
   }
 
   async *listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }> {

@@ -114,6 +114,22 @@ describe('S3 storage (against s3rver)', () => {
     expect(await storage.exists(key(other, '64.webp'))).toBe(true);
   });
 
+  it('answers the readiness probe when the bucket is there, and fails it when it is not (issue 29)', async () => {
+    await expect(storage.probe()).resolves.toBeUndefined();
+    const missing = new S3Storage({
+      endpoint,
+      bucket: 'no-such-bucket',
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    });
+    try {
+      await expect(missing.probe()).rejects.toThrow();
+    } finally {
+      await missing.close();
+    }
+  });
+
   it('is what createStorage builds when S3_BUCKET is set', async () => {
     const configured = createStorage(
       testConfig({

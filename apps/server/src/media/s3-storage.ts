@@ -169,6 +169,11 @@ export class S3Storage implements MediaStorage {
     if (current) yield current;
   }
 
+  async probe(): Promise<void> {
+    const { sdk, client } = await this.ready;
+    await client.send(new sdk.HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
   async close(): Promise<void> {
     const loaded = await this.ready.catch(() => null);
     loaded?.client.destroy();

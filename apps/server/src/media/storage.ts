@@ -18,6 +18,11 @@ export interface MediaStorage {
   deletePrefix(prefix: string): Promise<void>;
   /** Top-level media prefixes (`posts/<hash>`) with their newest write time, for the orphan sweep. */
   listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }>;
+  /**
+   * Throws when the storage cannot take writes now (readiness, /api/health/ready): local disk writes and
+   * removes a small probe file; S3 asks for the bucket (HeadBucket). Touches no media.
+   */
+  probe(): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -27,6 +27,18 @@ function chunked(bytes: Buffer, size = 4099): Readable {
 }
 
 describe('UploadSpool', () => {
+  it('counts the uploads it holds until each is discarded, once (the uploads-in-transit metric)', async () => {
+    const start = spool.inTransit;
+    const first = await spool.receive(chunked(Buffer.from('first')));
+    const second = await spool.receive(chunked(Buffer.from('second')));
+    expect(spool.inTransit).toBe(start + 2);
+    await spool.discard(first);
+    await spool.discard(first);
+    expect(spool.inTransit).toBe(start + 1);
+    await spool.discard(second);
+    expect(spool.inTransit).toBe(start);
+  });
+
   it('writes the bytes to a file of its own and takes their size and first bytes on the way', async () => {
     const photo = fixture('photo-gps.jpg');
     const file = await spool.receive(chunked(photo, 7));

@@ -54,7 +54,14 @@ async function removeDeadSpools(parent: string): Promise<void> {
  * resident until a major collection; libvips reads the file itself, a strip at a time.
  */
 export class UploadSpool {
+  /** Files received and not yet discarded (metrics: uploads in transit). */
+  readonly #held = new Set<string>();
   private constructor(readonly dir: string) {}
+
+  /** Uploads received into this spool and not yet discarded. */
+  get inTransit(): number {
+    return this.#held.size;
+  }
 
   /**
    * A new directory `cats-uploads-<pid>-XXXXXX` under `parent`. Directories of processes that no longer
@@ -92,12 +99,15 @@ export class UploadSpool {
       await rm(path, { force: true });
       throw err;
     }
+    this.#held.add(path);
     return { path, size, head: Buffer.concat(heads) };
   }
 
   /** Removes an upload's file; safe to call twice. */
   async discard(file: SpooledFile | null | undefined): Promise<void> {
-    if (file) await rm(file.path, { force: true });
+    if (!file) return;
+    this.#held.delete(file.path);
+    await rm(file.path, { force: true });
   }
 
   /** Removes the directory with anything still in it (the server is closing). */

@@ -131,6 +131,12 @@ let seed = 1000;
 
 const ROWS: Row[] = [
   { route: 'GET /api/health', expect: publicRoute(200), scene: simple(() => json('GET', '/api/health')) },
+  // Issue 29: a load balancer's readiness probe, public as liveness is; it names checks, never data.
+  {
+    route: 'GET /api/health/ready',
+    expect: publicRoute(200),
+    scene: simple(() => json('GET', '/api/health/ready')),
+  },
   {
     route: 'GET /api/config/map',
     expect: publicRoute(200),

@@ -38,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/signup',
     {
-      config: { rateLimit: perMinute(config.RATE_LIMIT_SIGNUP_PER_MINUTE) },
+      config: { rateLimit: perMinute(config.RATE_LIMIT_SIGNUP_PER_MINUTE, 'signup') },
       schema: {
         tags: ['auth'],
         summary: 'Create an account',
@@ -60,7 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     {
-      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE) },
+      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE, 'login') },
       schema: {
         tags: ['auth'],
         summary: 'Log in; the refresh token and a device cookie for this browser are set as httpOnly cookies',
@@ -88,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login/suspension',
     {
-      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE) },
+      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE, 'login') },
       schema: {
         tags: ['auth'],
         summary:
@@ -113,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login/suspension/appeal',
     {
-      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE) },
+      config: { rateLimit: perMinute(config.RATE_LIMIT_LOGIN_PER_MINUTE, 'login') },
       schema: {
         tags: ['auth'],
         summary: `Appeal a decision about a suspended account, with its email and password, once, within ${APPEAL_WINDOW_DAYS} days`,

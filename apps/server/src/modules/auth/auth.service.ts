@@ -9,7 +9,8 @@ import {
 } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { badRequest, conflict, forbidden, HttpError, unauthorized } from '../../lib/http-errors.ts';
+import type { HttpError } from '../../lib/http-errors.ts';
+import { badRequest, conflict, forbidden, RateLimitError, unauthorized } from '../../lib/http-errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { AccessTokens, SessionKeys } from '../../plugins/auth.ts';
 import * as repo from './auth.repository.ts';
@@ -52,7 +53,8 @@ let dummyHash: Promise<string> | undefined;
 const getDummyHash = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
 
 const tooManyAttempts = (remainingMs: number) =>
-  new HttpError(429, AUTH_MESSAGES.tooManyAttempts, {
+  // Named for the metrics' refusal counter (the per-account throttle, beside the per-IP limits).
+  new RateLimitError('login_account', AUTH_MESSAGES.tooManyAttempts, {
     'retry-after': String(Math.max(1, Math.ceil(remainingMs / 1000))),
   });
 

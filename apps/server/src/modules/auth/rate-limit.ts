@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import rateLimit, { type RateLimitOptions, type RateLimitPluginOptions } from '@fastify/rate-limit';
 import { AUTH_MESSAGES } from '@cats/contracts';
 import type { Config } from '../../config.ts';
-import { HttpError } from '../../lib/http-errors.ts';
+import { RateLimitError } from '../../lib/http-errors.ts';
 import { sharedRedis } from '../../lib/redis.ts';
 
 /**
@@ -19,19 +19,33 @@ export function rateLimitStore(
   return { redis: sharedRedis(config.REDIS_URL), nameSpace };
 }
 
-export function rateLimitPluginOptions(config: Config, nameSpace?: string): RateLimitPluginOptions {
+/**
+ * The refusal of the limit named `limit` (the metrics count refusals by that name): {message} with
+ * status 429 through our error handler; Retry-After is already set.
+ */
+const refusal = (limit: string) => () => new RateLimitError(limit, AUTH_MESSAGES.tooManyRequests);
+
+export function rateLimitPluginOptions(
+  config: Config,
+  nameSpace?: string,
+  limit = 'other',
+): RateLimitPluginOptions {
   return {
     ...rateLimitStore(config, nameSpace),
     // Only the routes that ask for a limit (config.rateLimit) get one.
     global: false,
     // Redis unreachable: serve rather than refuse everyone; the database-backed login throttle still holds.
     skipOnError: true,
-    // Our error handler turns this into {message} with status 429; Retry-After is already set.
-    errorResponseBuilder: () => new HttpError(429, AUTH_MESSAGES.tooManyRequests),
+    errorResponseBuilder: refusal(limit),
   };
 }
 
-export const perMinute = (max: number): RateLimitOptions => ({ max, timeWindow: 60_000 });
+/** A route's own limit; `limit` names it in the metrics (`signup`, `login`). */
+export const perMinute = (max: number, limit?: string): RateLimitOptions => ({
+  max,
+  timeWindow: 60_000,
+  ...(limit ? { errorResponseBuilder: refusal(limit) } : {}),
+});
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -50,7 +64,7 @@ async function createLimiter(app: FastifyInstance, config: Config, name: string,
   let handler: ReturnType<FastifyInstance['rateLimit']> | undefined;
   await app.register(async (scope) => {
     await scope.register(rateLimit, {
-      ...rateLimitPluginOptions(config, `cats-${name}-`),
+      ...rateLimitPluginOptions(config, `cats-${name}-`, name),
       ...perMinute(max),
       keyGenerator: perUserKey,
     });

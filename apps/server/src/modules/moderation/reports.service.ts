@@ -6,7 +6,7 @@ import {
   type ReportTargetType,
 } from '@cats/contracts';
 import type { Database, Executor } from '../../db/client.ts';
-import { forbidden, HttpError, notFound } from '../../lib/http-errors.ts';
+import { forbidden, notFound, RateLimitError } from '../../lib/http-errors.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import * as social from '../social/social.repository.ts';
 import * as repo from './reports.repository.ts';
@@ -63,7 +63,8 @@ export async function report(
     // Counted in the database, so the limit holds across instances; updates count as sends.
     const recent = await repo.reportsInLastHour(tx, reporterId);
     if (recent.count >= REPORTS_PER_HOUR) {
-      throw new HttpError(429, MODERATION_MESSAGES.tooManyReports, {
+      // Named for the metrics' refusal counter (modules/metrics).
+      throw new RateLimitError('reports', MODERATION_MESSAGES.tooManyReports, {
         'retry-after': String(Math.max(1, recent.secondsToWait)),
       });
     }
