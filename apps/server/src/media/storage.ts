@@ -18,6 +18,8 @@ export interface MediaStorage {
   deletePrefix(prefix: string): Promise<void>;
   /** Top-level media prefixes (`posts/<hash>`) with their newest write time, for the orphan sweep. */
   listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }>;
+  /** The keys under one prefix (a post's or avatar's variants), for backups. */
+  listKeys(prefix: string): Promise<string[]>;
   close?(): Promise<void>;
 }
 
