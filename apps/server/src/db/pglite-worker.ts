@@ -217,9 +217,13 @@ async function run(
     case 'snapshot':
       // Holding the transaction lock, no transaction is open and none starts (statements outside one
       // take this lock too: 'query' above): the rows read and the dump show the same committed state.
+      // (query() and exec() take that lock themselves, so the rows are read as 'query' reads them.)
       return pg._runExclusiveTransaction(async () => {
-        const results: Results[] = [];
-        for (const text of request.sql) results.push(await pg.query(text));
+        const results = await pg._runExclusiveQuery(async () => {
+          const read: Results[] = [];
+          for (const text of request.sql) read.push(await runPrepared(text, [], parsersFor([]), 'object'));
+          return read;
+        });
         const dump = await pg.dumpDataDir('none');
         return { dump: new Uint8Array(await dump.arrayBuffer()), results };
       });

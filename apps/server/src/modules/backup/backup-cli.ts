@@ -49,11 +49,13 @@ export async function runBackupCli(
     if (command === 'backup') {
       const at = rest.indexOf('--out');
       const out = at >= 0 ? rest[at + 1] : undefined;
-      if (!out || rest.length !== 2) return { code: 2, output: `Where to? Give --out FILE.\n${BACKUP_CLI_USAGE}` };
+      if (!out || rest.length !== 2)
+        return { code: 2, output: `Where to? Give --out FILE.\n${BACKUP_CLI_USAGE}` };
       return await backup(config, resolve(out), print);
     }
     if (command === 'restore') {
-      if (rest.length !== 1) return { code: 2, output: `Restore which archive? Give one FILE.\n${BACKUP_CLI_USAGE}` };
+      if (rest.length !== 1)
+        return { code: 2, output: `Restore which archive? Give one FILE.\n${BACKUP_CLI_USAGE}` };
       return await restore(config, resolve(rest[0]!), print);
     }
     const what = command === undefined ? 'No command given.' : `Unknown command: ${command}.`;
@@ -87,7 +89,8 @@ async function backup(config: Config, file: string, print: (line: string) => voi
       print(`A server is running on ${dataDir}: asking it for the backup (${socketPath(dataDir)}).`);
       const result = await requestBackup(dataDir, output);
       await closeStream(output);
-      if (!result.ok) throw new BackupError(`The server could not take the backup: ${String(result.payload.message)}`);
+      if (!result.ok)
+        throw new BackupError(`The server could not take the backup: ${String(result.payload.message)}`);
       summary = result.payload;
     } else {
       summary = { ...(await backupHere(config, dataDir, output, print)) };
@@ -116,7 +119,9 @@ async function backupHere(
   if (!config.DATABASE_URL) {
     const pgliteDir = join(dataDir, 'pglite');
     if (!existsSync(join(pgliteDir, 'PG_VERSION'))) {
-      throw new BackupError(`There is no embedded database in ${pgliteDir} to back up (DATA_DIR=${config.DATA_DIR}).`);
+      throw new BackupError(
+        `There is no embedded database in ${pgliteDir} to back up (DATA_DIR=${config.DATA_DIR}).`,
+      );
     }
     // PGlite writes postmaster.pid while a process has the directory open and removes it on close.
     if (existsSync(join(pgliteDir, 'postmaster.pid'))) {

@@ -37,9 +37,7 @@ export async function probeSocket(dataDir: string): Promise<SocketProbe> {
       socket.destroy();
       resolve('answering');
     });
-    socket.once('error', (err: NodeJS.ErrnoException) =>
-      resolve(err.code === 'ENOENT' ? 'absent' : 'stale'),
-    );
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ENOENT' ? 'absent' : 'stale'));
   });
 }
 
@@ -78,7 +76,8 @@ export async function listenForBackups(
       }
       if (op === 'ping') return void socket.end(frame('F', { ok: true }));
       if (op !== 'backup') return void socket.end(frame('E', { message: 'Unknown request' }));
-      if (busy) return void socket.end(frame('E', { message: 'A backup is already running on this server.' }));
+      if (busy)
+        return void socket.end(frame('E', { message: 'A backup is already running on this server.' }));
       busy = true;
       log.info({}, 'backup requested through the backup socket');
       const out = framedWriter(socket);
@@ -159,6 +158,9 @@ export async function requestBackup(dataDir: string, out: Writable): Promise<Soc
     }
   }
   return (
-    result ?? { ok: false, payload: { message: 'The server closed the connection before the backup was finished.' } }
+    result ?? {
+      ok: false,
+      payload: { message: 'The server closed the connection before the backup was finished.' },
+    }
   );
 }

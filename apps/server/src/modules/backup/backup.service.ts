@@ -141,7 +141,8 @@ export async function writeBackup(src: BackupSources, out: Writable): Promise<Ba
     let mediaBytes = 0;
     for (const key of keys) {
       const object = await src.storage.get(key);
-      if (!object) throw new BackupError(`The media file ${key} disappeared during the backup; nothing was written.`);
+      if (!object)
+        throw new BackupError(`The media file ${key} disappeared during the backup; nothing was written.`);
       const entry = await addStream(pack, `media/${key}`, object.body, object.size, tmp, () => outputError);
       media.push({ key, ...entry });
       mediaBytes += entry.size;
@@ -153,7 +154,8 @@ export async function writeBackup(src: BackupSources, out: Writable): Promise<Ba
     for (const name of DATA_FILES) {
       const path = join(src.dataDir, name);
       const info = await stat(path).catch(() => null);
-      if (info?.isFile()) dataFiles.push(await addFile(pack, `data/${name}`, path, info.size, () => outputError));
+      if (info?.isFile())
+        dataFiles.push(await addFile(pack, `data/${name}`, path, info.size, () => outputError));
     }
 
     // 4. The manifest, last: it carries the checksums of everything before it.
@@ -301,7 +303,9 @@ async function runTool(tool: 'pg_dump' | 'pg_restore', args: string[], url: stri
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new BackupError(`${tool} failed (exit code ${code}): ${stderr.trim()}`)),
+      code === 0
+        ? resolve()
+        : reject(new BackupError(`${tool} failed (exit code ${code}): ${stderr.trim()}`)),
     );
   });
 }
@@ -395,7 +399,8 @@ export async function verifyArchive(file: string): Promise<BackupManifest> {
     await pipeline(stream, hash, new Writable({ write: (_c, _e, done) => done() }));
     seen.set(name, hash.digest());
   });
-  if (manifestText === null) throw new BackupError(`${file} has no manifest.json: it is not a complete backup.`);
+  if (manifestText === null)
+    throw new BackupError(`${file} has no manifest.json: it is not a complete backup.`);
   let manifest: BackupManifest;
   try {
     manifest = JSON.parse(manifestText) as BackupManifest;
@@ -408,11 +413,7 @@ export async function verifyArchive(file: string): Promise<BackupManifest> {
       `${file} is a backup of format version ${manifest.version}; this version reads version ${BACKUP_FORMAT_VERSION}.`,
     );
   }
-  const listed: ArchivedFile[] = [
-    manifest.database,
-    ...manifest.media.files,
-    ...manifest.dataFiles,
-  ];
+  const listed: ArchivedFile[] = [manifest.database, ...manifest.media.files, ...manifest.dataFiles];
   const bad: string[] = [];
   for (const entry of listed) {
     const found = seen.get(entry.name);
@@ -450,7 +451,10 @@ export async function nonEmptyTargets(target: RestoreTarget): Promise<string[]> 
     if (((await readdir(pgliteDir).catch(() => [])) as string[]).length > 0)
       found.push(`the embedded database ${pgliteDir}`);
   } else {
-    const client = new pg.Client({ connectionString: requireUrl(target.databaseUrl), connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({
+      connectionString: requireUrl(target.databaseUrl),
+      connectionTimeoutMillis: 5000,
+    });
     await client.connect();
     try {
       const { rows } = await client.query<{ n: number }>(
@@ -458,7 +462,8 @@ export async function nonEmptyTargets(target: RestoreTarget): Promise<string[]> 
          where s.nspname not in ('pg_catalog', 'information_schema', 'pg_toast') and s.nspname not like 'pg_temp%'
            and s.nspname not like 'pg_toast_temp%' and c.relkind in ('r', 'p', 'v', 'm', 'S')`,
       );
-      if (rows[0]!.n > 0) found.push(`the database ${redact(target.databaseUrl!)} (it has ${rows[0]!.n} tables or sequences)`);
+      if (rows[0]!.n > 0)
+        found.push(`the database ${redact(target.databaseUrl!)} (it has ${rows[0]!.n} tables or sequences)`);
     } finally {
       await client.end().catch(() => {});
     }
@@ -533,7 +538,8 @@ export async function restoreBackup(file: string, target: RestoreTarget): Promis
       const hash = hashing();
       await pipeline(stream, hash, createWriteStream(path, { mode: 0o600 }));
       // The file was checked in the first pass; this catches it changing since.
-      if (hash.digest().sha256 !== expected.get(name)) throw new BackupError(`${name} changed while it was restored`);
+      if (hash.digest().sha256 !== expected.get(name))
+        throw new BackupError(`${name} changed while it was restored`);
       if (name === manifest.database.name) {
         if (target.kind === 'pglite') {
           // PGlite starts from a dumped data directory given whole (loadDataDir), and keeps it in DATA_DIR.
@@ -575,7 +581,8 @@ const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
   zip: 'application/zip',
 };
-const contentType = (key: string) => CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+const contentType = (key: string) =>
+  CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 
 /** Calls `onEntry` for each file of the tar, one at a time, each stream read to its end. */
 async function readArchive(
