@@ -75,7 +75,8 @@ export class LocalStorage implements MediaStorage {
   }
 
   async listKeys(prefix: string): Promise<string[]> {
-    if (!/^(posts|avatars)\/[a-f0-9]{16,64}$/.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
+    if (!/^(posts|avatars)\/[a-f0-9]{16,64}$/.test(prefix))
+      throw new Error(`Invalid media prefix: ${prefix}`);
     const names = await readdir(join(this.root, prefix)).catch(() => [] as string[]);
     // Half-written files (`*.tmp`, renamed into place once complete) are not part of the prefix yet.
     return names
