@@ -20,7 +20,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable} from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
