@@ -92,6 +92,7 @@ export interface BackupSummary {
 export async function writeBackup(src: BackupSources, out: Writable): Promise<BackupSummary> {
   const { db } = src.database;
   const leaseId = randomUUID();
+  let failed = false;
   const tmp = await mkdtemp(join(tmpdir(), 'cats-backup-'));
   const pack = tar.pack();
   const piping = pipeline(pack, out);
@@ -183,11 +184,14 @@ export async function writeBackup(src: BackupSources, out: Writable): Promise<Ba
   } catch (err) {
     pack.destroy(err as Error);
     await piping.catch(() => {});
+    failed = true;
     throw err;
   } finally {
     clearInterval(renew);
     await rm(tmp, { recursive: true, force: true });
     await repo.releaseLease(db, leaseId).catch(() => {});
+    // A failed backup does not leave the deletions it deferred waiting for the next one.
+    if (failed) await runDeferredDeletions(db, src.storage).catch(() => {});
   }
 }
 
