@@ -9,6 +9,7 @@ import { MAX_UPLOAD_BYTES } from '@cats/contracts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { MediaStorage } from './media/storage.ts';
+import { deferDeletionsDuringBackups } from './modules/backup/deferred-deletions.ts';
 import { UploadSpool } from './media/upload-spool.ts';
 import { acquireRedis, redisReady, releaseRedis } from './lib/redis.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
@@ -98,7 +99,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   );
   app.decorate('config', config);
   app.decorate('database', deps.database);
-  app.decorate('storage', deps.storage);
+  // Media deletions wait while a backup runs (modules/backup/deferred-deletions.ts).
+  app.decorate('storage', deferDeletionsDuringBackups(deps.storage, deps.database.db));
   const uploads = await UploadSpool.open();
   app.decorate('uploads', uploads);
   app.addHook('onClose', () => uploads.close());

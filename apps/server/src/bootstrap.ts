@@ -9,6 +9,9 @@ import { backfillUsernameSkeletons } from './modules/account/username-skeletons.
 import { createStorage } from './media/create-storage.ts';
 import { setImageConcurrency } from './media/image-pipeline.ts';
 import { sweepOrphanMedia } from './media/orphan-sweep.ts';
+import { finishBackup, writeBackup } from './modules/backup/backup.service.ts';
+import { listenForBackups, probeSocket, socketPath } from './modules/backup/backup-socket.ts';
+import { deferDeletionsDuringBackups, runDeferredDeletions } from './modules/backup/deferred-deletions.ts';
 import { resolveJwtSecret } from './secrets.ts';
 import { seed, seedDemoUser } from './seed/seed.ts';
 import { keepSampleAlertUp } from './seed/sample-missing.ts';
@@ -38,6 +41,13 @@ function loggerOptions(config: Config) {
 /** Config -> database (migrated) -> storage -> seed -> app. Used by server.ts and the smoke test. */
 export async function bootstrap(config: Config): Promise<FastifyInstance> {
   const jwtSecret = resolveJwtSecret(config);
+  // Two processes on one embedded database would corrupt it: a server (or `npm run backup` holding the
+  // database) answering on DATA_DIR's backup socket means it is taken (modules/backup/backup-socket.ts).
+  if (!config.DATABASE_URL && (await probeSocket(resolve(config.DATA_DIR))) === 'answering') {
+    throw new Error(
+      `DATA_DIR ${resolve(config.DATA_DIR)} is in use by another server or by npm run backup (it answers on ${socketPath(resolve(config.DATA_DIR))}); the embedded database can be open in one process only.`,
+    );
+  }
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: resolve(config.DATA_DIR),
@@ -46,7 +56,8 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
   try {
     await database.migrate();
     await backfillUsernameSkeletons(database.db);
-    const storage = createStorage(config);
+    // Deletions deferred while backups run (deferred-deletions.ts); the backup itself reads through it too.
+    const storage = deferDeletionsDuringBackups(createStorage(config), database.db);
     setImageConcurrency(config.IMAGE_CONCURRENCY);
     const webDistDir = config.WEB_DIST_DIR ? resolve(config.WEB_DIST_DIR) : defaultWebDistDir();
     const app = await buildApp({
@@ -81,6 +92,22 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
       log: app.log,
       graceMs: config.ORPHAN_SWEEP_GRACE_SECONDS * 1000,
     });
+    // Deletions a backup deferred and could not carry out itself (it died): done once no backup runs.
+    const deferred = await runDeferredDeletions(database.db, storage);
+    if (deferred > 0) app.log.info({ count: deferred }, 'carried out media deletions deferred by a backup');
+    if (database.kind === 'pglite') {
+      // `npm run backup` asks this process for the embedded database's dump (backup-socket.ts).
+      const dataDir = resolve(config.DATA_DIR);
+      const backups = await listenForBackups(
+        dataDir,
+        async (out) => {
+          const src = { database, storage, dataDir };
+          return { ...(await finishBackup(src, await writeBackup(src, out))) };
+        },
+        app.log,
+      );
+      if (backups) app.addHook('onClose', () => new Promise<void>((done) => backups.close(() => done())));
+    }
     // SEED (config.ts): production seeds the demo account only unless the operator asks for the sample.
     // The sample admin (issue 27) only outside production, where its password is published.
     const seedContext = {

@@ -46,7 +46,13 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   ping(): Promise<void>;
-  migrate(): Promise<void>;
+  /** Applies pending migrations, all in one transaction (a failure leaves the schema as it was). */
+  migrate(folder?: string): Promise<void>;
+  /**
+   * The embedded database only: its data directory as a tar, with the rows of `sql` read at that same
+   * moment (backups: modules/backup). Absent on PostgreSQL, where pg_dump takes the snapshot.
+   */
+  snapshot?(sql: string[]): Promise<{ dump: Uint8Array; rows: Record<string, unknown>[][] }>;
   /** Garbage collection of the database's own thread, where it has one (PGlite). */
   collectGarbage(): Promise<void>;
   /**
@@ -170,14 +176,14 @@ export async function openDatabase(
       ping: async () => {
         await db.execute(sql`select 1`);
       },
-      migrate: async () => {
+      migrate: async (folder = migrationsFolder()) => {
         // Instances started together (a rollout) migrate one at a time: the lock is held on a connection
         // of its own, and whoever comes second finds nothing left to do.
         const lock = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3000 });
         await lock.connect();
         try {
           await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-          await migratePg(db as never, { migrationsFolder: migrationsFolder() });
+          await migratePg(db as never, { migrationsFolder: folder });
         } finally {
           await lock.end();
         }
@@ -219,8 +225,12 @@ export async function openDatabase(
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    migrate: async () => {
-      await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
+    migrate: async (folder = migrationsFolder()) => {
+      await migratePglite(db as never, { migrationsFolder: folder });
+    },
+    snapshot: async (statements) => {
+      const { dump, results } = await client.snapshot(statements);
+      return { dump, rows: results.map((r) => r.rows as Record<string, unknown>[]) };
     },
     collectGarbage: () => client.collectGarbage(),
     upkeep: () => upkeep(client),

@@ -9,7 +9,13 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import type { PgliteReply, PgliteRequest, PgliteWorkerData, SerializedError } from './pglite-worker.ts';
+import type {
+  PgliteReply,
+  PgliteRequest,
+  PgliteSnapshot,
+  PgliteWorkerData,
+  SerializedError,
+} from './pglite-worker.ts';
 
 export interface PgliteOptions {
   dataDir?: string;
@@ -31,6 +37,11 @@ export interface PgliteClient extends PgliteTransaction {
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T>;
   /** The data directory as an uncompressed tar (to start other databases from, as tests do). */
   dumpDataDir(): Promise<Uint8Array>;
+  /**
+   * The data directory as a tar and the rows of each statement of `sql`, read with no transaction in
+   * between: the rows describe exactly what the dump holds (a backup's media list).
+   */
+  snapshot(sql: string[]): Promise<PgliteSnapshot>;
   /** One full garbage collection of the database thread's heap. */
   collectGarbage(): Promise<void>;
   /** Calls `listener` if the database thread stops other than by close(): every statement fails after. */
@@ -200,6 +211,10 @@ export class PgliteThread implements PgliteClient {
 
   dumpDataDir(): Promise<Uint8Array> {
     return this.#request({ op: 'dump' });
+  }
+
+  snapshot(sql: string[]): Promise<PgliteSnapshot> {
+    return this.#request({ op: 'snapshot', sql });
   }
 
   async collectGarbage(): Promise<void> {

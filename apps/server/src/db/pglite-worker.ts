@@ -40,6 +40,8 @@ export type PgliteRequest = { id: number } & (
   | { op: 'exec'; sql: string; tx?: number }
   | { op: 'begin' | 'commit' | 'rollback'; tx: number }
   | { op: 'dump' }
+  /** A dump and the rows of `sql` read at the same moment, no transaction in between (backups). */
+  | { op: 'snapshot'; sql: string[] }
   | { op: 'listen'; channel: string }
   | { op: 'gc' }
   | { op: 'close' }
@@ -48,8 +50,13 @@ export type PgliteRequest = { id: number } & (
 /** A database error's fields (code, constraint, detail…), which a structured clone would drop. */
 export type SerializedError = { name: string; message: string } & Record<string, unknown>;
 
+export interface PgliteSnapshot {
+  dump: Uint8Array;
+  results: Results[];
+}
+
 export type PgliteReply =
-  | { id: number; result: Results | Results[] | Uint8Array | null }
+  | { id: number; result: Results | Results[] | Uint8Array | PgliteSnapshot | null }
   | { id: number; error: SerializedError }
   | { ready: true }
   /** A NOTIFY on a channel the server's thread listens on (op 'listen'). */
@@ -152,7 +159,11 @@ port.on('message', (request: PgliteRequest) => {
     (result) =>
       port.postMessage(
         { id: request.id, result } satisfies PgliteReply,
-        result instanceof Uint8Array ? [result.buffer as ArrayBuffer] : [],
+        result instanceof Uint8Array
+          ? [result.buffer as ArrayBuffer]
+          : result && 'dump' in result
+            ? [result.dump.buffer as ArrayBuffer]
+            : [],
       ),
     (error: unknown) =>
       port.postMessage({ id: request.id, error: serializeError(error) } satisfies PgliteReply),
@@ -160,7 +171,9 @@ port.on('message', (request: PgliteRequest) => {
 });
 port.postMessage({ ready: true } satisfies PgliteReply);
 
-async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8Array | null> {
+async function run(
+  request: PgliteRequest,
+): Promise<Results | Results[] | Uint8Array | PgliteSnapshot | null> {
   switch (request.op) {
     case 'query': {
       const parsers = parsersFor(request.textTypes);
@@ -201,6 +214,19 @@ async function run(request: PgliteRequest): Promise<Results | Results[] | Uint8A
       const dump = await pg.dumpDataDir('none');
       return new Uint8Array(await dump.arrayBuffer());
     }
+    case 'snapshot':
+      // Holding the transaction lock, no transaction is open and none starts (statements outside one
+      // take this lock too: 'query' above): the rows read and the dump show the same committed state.
+      // (query() and exec() take that lock themselves, so the rows are read as 'query' reads them.)
+      return pg._runExclusiveTransaction(async () => {
+        const results = await pg._runExclusiveQuery(async () => {
+          const read: Results[] = [];
+          for (const text of request.sql) read.push(await runPrepared(text, [], parsersFor([]), 'object'));
+          return read;
+        });
+        const dump = await pg.dumpDataDir('none');
+        return { dump: new Uint8Array(await dump.arrayBuffer()), results };
+      });
     case 'listen':
       if (!listening.has(request.channel)) {
         listening.add(request.channel);

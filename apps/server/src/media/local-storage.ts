@@ -3,7 +3,7 @@ import { copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'n
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { MediaStorage } from './storage.ts';
-import { assertMediaKey } from './storage.ts';
+import { assertMediaKey, MEDIA_KEY_PATTERN } from './storage.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   webp: 'image/webp',
@@ -80,6 +80,17 @@ export class LocalStorage implements MediaStorage {
     const probe = join(this.root, `.ready-probe-${randomUUID()}`);
     await writeFile(probe, 'ok');
     await unlink(probe);
+  }
+
+  async listKeys(prefix: string): Promise<string[]> {
+    if (!/^(posts|avatars)\/[a-f0-9]{16,64}$/.test(prefix))
+      throw new Error(`Invalid media prefix: ${prefix}`);
+    const names = await readdir(join(this.root, prefix)).catch(() => [] as string[]);
+    // Half-written files (`*.tmp`, renamed into place once complete) are not part of the prefix yet.
+    return names
+      .map((name) => `${prefix}/${name}`)
+      .filter((key) => MEDIA_KEY_PATTERN.test(key))
+      .sort();
   }
 
   async *listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }> {

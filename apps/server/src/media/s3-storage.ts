@@ -152,6 +152,13 @@ export class S3Storage implements MediaStorage {
     );
   }
 
+  async listKeys(prefix: string): Promise<string[]> {
+    if (!PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
+    const keys: string[] = [];
+    for await (const object of this.listObjects(`${prefix}/`)) keys.push(object.Key!);
+    return keys.sort();
+  }
+
   async *listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }> {
     if (root !== 'posts' && root !== 'avatars') throw new Error(`Invalid media root: ${root}`);
     // Objects come back in key order, so one prefix's variants are contiguous.

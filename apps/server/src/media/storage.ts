@@ -23,6 +23,8 @@ export interface MediaStorage {
    * removes a small probe file; S3 asks for the bucket (HeadBucket). Touches no media.
    */
   probe(): Promise<void>;
+  /** The keys under one prefix (a post's or avatar's variants), for backups. */
+  listKeys(prefix: string): Promise<string[]>;
   close?(): Promise<void>;
 }
 
