@@ -13,3 +13,4 @@ export * from './moderation.ts';
 export * from './moderation-actions.ts';
 export * from './appeals.ts';
 export * from './moderation-queue.ts';
+export * from './account-mail.ts';

@@ -8,3 +8,4 @@ export * from './push.ts';
 export * from './cats.ts';
 export * from './missing.ts';
 export * from './moderation.ts';
+export * from './account-mail.ts';
