@@ -89,7 +89,9 @@ describe('config', () => {
     expect(smtp.SMTP_URL).toBe('smtps://cats:secret@smtp.example.org:465');
     expect(smtp.MAIL_FROM).toBe('Cats of Calle Luna <hello@cats.example>');
     expect(loadConfig({ MAIL_FROM: 'hello@cats.example' }).MAIL_FROM).toBe('hello@cats.example');
-    expect(loadConfig({ SMTP_URL: '', MAIL_FROM: '' }).MAIL_FROM).toBe('Neighbourhood Cats <no-reply@localhost>');
+    expect(loadConfig({ SMTP_URL: '', MAIL_FROM: '' }).MAIL_FROM).toBe(
+      'Neighbourhood Cats <no-reply@localhost>',
+    );
     expect(() => loadConfig({ SMTP_URL: 'http://smtp.example.org' })).toThrow(
       /SMTP_URL="http:\/\/smtp.example.org": expected an smtp:\/\/ or smtps:\/\/ URL/,
     );

@@ -25,5 +25,9 @@ export type EmailChangeRequested = z.infer<typeof emailChangeRequestedSchema>;
 /** POST /api/email/confirm: the token from the link sent to the new address. */
 export const confirmEmailRequestSchema = z.object({ token: mailTokenSchema });
 export type ConfirmEmailRequest = z.infer<typeof confirmEmailRequestSchema>;
-export const confirmEmailResponseSchema = z.object({ message: z.string(), email: z.string(), userId: z.string() });
+export const confirmEmailResponseSchema = z.object({
+  message: z.string(),
+  email: z.string(),
+  userId: z.string(),
+});
 export type ConfirmEmailResponse = z.infer<typeof confirmEmailResponseSchema>;

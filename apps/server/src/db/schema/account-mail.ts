@@ -27,10 +27,7 @@ export const accountTokens = pgTable(
     uniqueIndex('account_tokens_hash_idx').on(t.tokenHash),
     index('account_tokens_user_idx').on(t.userId, t.purpose),
     check('account_tokens_purpose', sql`${t.purpose} in ('password_reset', 'email_change')`),
-    check(
-      'account_tokens_new_email',
-      sql`(${t.purpose} = 'email_change') = (${t.newEmail} is not null)`,
-    ),
+    check('account_tokens_new_email', sql`(${t.purpose} = 'email_change') = (${t.newEmail} is not null)`),
     check('account_tokens_hash_length', sql`char_length(${t.tokenHash}) = 64`),
   ],
 );

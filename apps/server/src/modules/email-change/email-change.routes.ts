@@ -24,7 +24,7 @@ export const emailChangeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['account'],
         summary:
-          "Apply an email change with the token of the link mailed to the new address, once; the old " +
+          'Apply an email change with the token of the link mailed to the new address, once; the old ' +
           'address is told. 409 when the address was taken meanwhile',
         body: confirmEmailRequestSchema,
         response: {
@@ -35,6 +35,7 @@ export const emailChangeRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => emailChange.confirm(request.body.token, messageLanguage(request.headers['accept-language'])),
+    async (request) =>
+      emailChange.confirm(request.body.token, messageLanguage(request.headers['accept-language'])),
   );
 };

@@ -48,7 +48,8 @@ export function createEmailChangeService({ db, mail, log }: EmailChangeDeps) {
         newEmail: email,
         ttlMinutes: EMAIL_CHANGE_TTL_HOURS * 60,
       });
-      if ('throttled' in outcome) throw new HttpError(429, ACCOUNT_MAIL_MESSAGES.tooManyMails, { 'retry-after': '3600' });
+      if ('throttled' in outcome)
+        throw new HttpError(429, ACCOUNT_MAIL_MESSAGES.tooManyMails, { 'retry-after': '3600' });
       const link = `${mail.origin}/confirm-email#token=${outcome.token}`;
       mail.deliver(confirmEmailMail(language, { to: email, username: user.username, link }));
       return { message: emailChangeRequestedMessage(email), pendingEmail: email };
@@ -61,20 +62,23 @@ export function createEmailChangeService({ db, mail, log }: EmailChangeDeps) {
      */
     async confirm(token: string, language: ServerLanguage): Promise<ConfirmEmailResponse> {
       const tokenHash = hashMailToken(token);
-      const changed = await db.transaction(async (tx) => {
-        const used = await takeToken(tx, tokenHash, 'email_change');
-        if (!used?.newEmail || used.userId === DEMO_USER_ID) return null;
-        const before = await authRepo.findUserById(tx, used.userId);
-        if (!before) return null;
-        if (await authRepo.isEmailTaken(tx, used.newEmail, used.userId)) throw conflict(AUTH_MESSAGES.emailTaken);
-        const after = await accountRepo.updateUser(tx, used.userId, { email: used.newEmail });
-        if (!after) return null;
-        await invalidateTokens(tx, used.userId, 'password_reset');
-        await invalidateTokens(tx, used.userId, 'email_change');
-        return { before, after };
-      }).catch((err: unknown) => {
-        throw uniqueConflict(err) ?? err;
-      });
+      const changed = await db
+        .transaction(async (tx) => {
+          const used = await takeToken(tx, tokenHash, 'email_change');
+          if (!used?.newEmail || used.userId === DEMO_USER_ID) return null;
+          const before = await authRepo.findUserById(tx, used.userId);
+          if (!before) return null;
+          if (await authRepo.isEmailTaken(tx, used.newEmail, used.userId))
+            throw conflict(AUTH_MESSAGES.emailTaken);
+          const after = await accountRepo.updateUser(tx, used.userId, { email: used.newEmail });
+          if (!after) return null;
+          await invalidateTokens(tx, used.userId, 'password_reset');
+          await invalidateTokens(tx, used.userId, 'email_change');
+          return { before, after };
+        })
+        .catch((err: unknown) => {
+          throw uniqueConflict(err) ?? err;
+        });
       if (!changed) throw badRequest(ACCOUNT_MAIL_MESSAGES.invalidLink);
       const { before, after } = changed;
       log.info({ userId: after.id }, 'email change: confirmed');

@@ -13,6 +13,7 @@ import { buildTestApp, uniqueSuffix, type TestApp } from '../../../test/build-ap
 import { authHeader, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.ts';
+import { rowsOf } from '../../db/raw-results.ts';
 import { hashMailToken } from '../mail/mail-tokens.service.ts';
 
 /** Issue 29: an email change is confirmed from the new address; the old one is told. */
@@ -45,7 +46,7 @@ describe('email change by confirmation link', () => {
     t.app.inject({ method: 'POST', url: '/api/email/confirm', payload: { token }, headers });
   async function emailOf(userId: string): Promise<string> {
     const rows = await t.db.execute(sql`select email from users where id = ${userId}`);
-    return ((Array.isArray(rows) ? rows : rows.rows) as { email: string }[])[0]!.email;
+    return (rowsOf(rows) as { email: string }[])[0]!.email;
   }
   async function linkTo(address: string) {
     await t.app.mail.settled();
@@ -125,8 +126,10 @@ describe('email change by confirmation link', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ message: AUTH_MESSAGES.currentPasswordIncorrect });
     await t.app.mail.settled();
-    const rows = await t.db.execute(sql`select count(*)::int as n from account_tokens where user_id = ${user.id}`);
-    expect(((Array.isArray(rows) ? rows : rows.rows) as { n: number }[])[0]!.n).toBe(0);
+    const rows = await t.db.execute(
+      sql`select count(*)::int as n from account_tokens where user_id = ${user.id}`,
+    );
+    expect((rowsOf(rows) as { n: number }[])[0]!.n).toBe(0);
   });
 
   it('refuses an expired link and a link made useless by a newer request', async () => {
@@ -186,8 +189,10 @@ describe('email change by confirmation link', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ message: DEMO_DISABLED_MESSAGE });
     await t.app.mail.settled();
-    const rows = await t.db.execute(sql`select count(*)::int as n from account_tokens where user_id = ${DEMO_USER_ID}`);
-    expect(((Array.isArray(rows) ? rows : rows.rows) as { n: number }[])[0]!.n).toBe(0);
+    const rows = await t.db.execute(
+      sql`select count(*)::int as n from account_tokens where user_id = ${DEMO_USER_ID}`,
+    );
+    expect((rowsOf(rows) as { n: number }[])[0]!.n).toBe(0);
   });
 
   it('throttles per account (429 to the signed-in sender) and per new address across accounts', async () => {

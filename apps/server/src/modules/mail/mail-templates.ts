@@ -133,9 +133,7 @@ export function emailChangedNoticeMail(
           before: [
             `La dirección de correo de tu cuenta de Neighbourhood Cats ha pasado de ${v.to} a ${v.newEmail}. A partir de ahora inicias sesión con la nueva.`,
           ],
-          after: [
-            `Si no has sido tú, ponte en contacto cuanto antes con quienes gestionan ${v.origin}.`,
-          ],
+          after: [`Si no has sido tú, ponte en contacto cuanto antes con quienes gestionan ${v.origin}.`],
         }
       : {
           subject: 'The email address of your account was changed',

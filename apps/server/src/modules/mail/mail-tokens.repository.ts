@@ -11,7 +11,13 @@ export type AccountTokenRow = typeof accountTokens.$inferSelect;
  */
 export async function replaceToken(
   tx: Transaction,
-  values: { userId: string; purpose: TokenPurpose; tokenHash: string; newEmail: string | null; ttlMinutes: number },
+  values: {
+    userId: string;
+    purpose: TokenPurpose;
+    tokenHash: string;
+    newEmail: string | null;
+    ttlMinutes: number;
+  },
 ): Promise<void> {
   await invalidateTokens(tx, values.userId, values.purpose);
   await tx.insert(accountTokens).values({
@@ -72,9 +78,7 @@ export async function takeToken(
 export async function deleteDeadTokens(db: Executor): Promise<void> {
   await db
     .delete(accountTokens)
-    .where(
-      sql`coalesce(${accountTokens.usedAt}, ${accountTokens.expiresAt}) < now() - interval '1 day'`,
-    );
+    .where(sql`coalesce(${accountTokens.usedAt}, ${accountTokens.expiresAt}) < now() - interval '1 day'`);
 }
 
 // ---- throttle ----------------------------------------------------------------------------------

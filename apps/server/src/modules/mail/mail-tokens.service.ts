@@ -17,7 +17,13 @@ export type IssueOutcome = { token: string } | { throttled: 'address' | 'account
  */
 export async function issueMailToken(
   db: Database,
-  values: { userId: string; address: string; purpose: repo.TokenPurpose; newEmail: string | null; ttlMinutes: number },
+  values: {
+    userId: string;
+    address: string;
+    purpose: repo.TokenPurpose;
+    newEmail: string | null;
+    ttlMinutes: number;
+  },
 ): Promise<IssueOutcome> {
   const addressLower = values.address.toLowerCase();
   const token = newMailToken();

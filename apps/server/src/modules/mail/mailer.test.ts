@@ -28,7 +28,10 @@ describe('the outbox (no SMTP_URL)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cats-outbox-'));
     try {
       const { log, lines } = capturingLogger();
-      const mailer = createMailer({ DATA_DIR: dataDir, MAIL_FROM: 'Cats <cats@example.org>', SMTP_URL: undefined }, log);
+      const mailer = createMailer(
+        { DATA_DIR: dataDir, MAIL_FROM: 'Cats <cats@example.org>', SMTP_URL: undefined },
+        log,
+      );
       expect(mailer.kind).toBe('outbox');
       const link = 'http://localhost:3000/reset-password#token=' + 'a'.repeat(43);
       await mailer.send(passwordResetMail('en', { to: 'luna@example.com', username: 'luna', link }));
@@ -43,7 +46,9 @@ describe('the outbox (no SMTP_URL)', () => {
       expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.text : '').toBe('luna@example.com');
       expect(linkIn(parsed).url).toBe(link);
       expect(parsed.html).toContain(`href="${link}"`);
-      const logged = lines.find((l) => l.msg === 'mail written to the outbox (no SMTP_URL); its links are logged here');
+      const logged = lines.find(
+        (l) => l.msg === 'mail written to the outbox (no SMTP_URL); its links are logged here',
+      );
       expect(logged).toMatchObject({ level: 30, to: 'luna@example.com', file: path, links: [link] });
       mailer.close();
     } finally {
@@ -59,7 +64,9 @@ describe('the outbox (no SMTP_URL)', () => {
 
 describe('mail templates', () => {
   it('escapes HTML and keeps the plain text as it is', () => {
-    expect(escapeHtml(`<b>"Tom" & 'Jerry'</b>`)).toBe('&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;');
+    expect(escapeHtml(`<b>"Tom" & 'Jerry'</b>`)).toBe(
+      '&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;',
+    );
     const mail = passwordResetMail('en', {
       to: '<i>x</i>@example.com',
       username: 'a<script>',
@@ -81,7 +88,11 @@ describe('the app without SMTP_URL', () => {
 
   it('puts the reset mail in DATA_DIR/outbox, and its link works', async () => {
     const user = await createUser(t.db);
-    const res = await t.app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: user.email } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/password/forgot',
+      payload: { email: user.email },
+    });
     expect(res.statusCode).toBe(202);
     await t.app.mail.settled();
     const dir = outboxDir(t.config);

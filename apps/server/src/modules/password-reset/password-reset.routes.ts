@@ -68,7 +68,11 @@ export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const session = await reset.reset(request.body.token, request.body.password, readDeviceCookie(request, config));
+      const session = await reset.reset(
+        request.body.token,
+        request.body.password,
+        readDeviceCookie(request, config),
+      );
       setRefreshCookie(reply, config, session.refreshToken, session.refreshExpiresAt);
       if (session.device) setDeviceCookie(reply, config, session.device.cookie, session.device.expiresAt);
       return { accessToken: session.accessToken, userId: session.userId };

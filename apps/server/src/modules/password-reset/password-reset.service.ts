@@ -49,12 +49,17 @@ export function createPasswordResetService({ db, mail, auth, log }: PasswordRese
           ttlMinutes: PASSWORD_RESET_TTL_MINUTES,
         });
         if ('throttled' in outcome) {
-          log.warn({ userId: user.id, per: outcome.throttled }, 'password reset: not sent, too many mails this hour');
+          log.warn(
+            { userId: user.id, per: outcome.throttled },
+            'password reset: not sent, too many mails this hour',
+          );
           return;
         }
         // In the fragment: browsers send it to no server, so it stays out of Referer and access logs.
         const link = `${mail.origin}/reset-password#token=${outcome.token}`;
-        await mail.mailer.send(passwordResetMail(language, { to: user.email, username: user.username, link }));
+        await mail.mailer.send(
+          passwordResetMail(language, { to: user.email, username: user.username, link }),
+        );
       });
     },
 

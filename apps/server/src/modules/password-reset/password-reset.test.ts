@@ -12,6 +12,7 @@ import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { createUser, type CreatedUser } from '../../../test/factories.ts';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
+import { rowsOf } from '../../db/raw-results.ts';
 import { hashMailToken } from '../mail/mail-tokens.service.ts';
 
 /** Issue 29: 'Forgot password?' through a real SMTP server, following the link in the mail. */
@@ -84,7 +85,7 @@ describe('password reset by email', () => {
     expect(mail.html).toContain(`href="${linkIn(mail).url}"`);
     // Only the hash is stored.
     const rows = await t.db.execute(sql`select token_hash from account_tokens where user_id = ${user.id}`);
-    const hashes = (Array.isArray(rows) ? rows : rows.rows) as { token_hash: string }[];
+    const hashes = rowsOf(rows) as { token_hash: string }[];
     expect(hashes.map((r) => r.token_hash)).toContain(hashMailToken(linkIn(mail).token));
     expect(JSON.stringify(hashes)).not.toContain(linkIn(mail).token);
   });
@@ -133,7 +134,9 @@ describe('password reset by email', () => {
       headers: { authorization: `Bearer ${body.accessToken}` },
     });
     expect(me.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/refresh', cookies: cookie! })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/refresh', cookies: cookie! })).statusCode).toBe(
+      200,
+    );
     // Every earlier session ended.
     for (const old of [first!, second!]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/refresh', cookies: old });
@@ -175,7 +178,9 @@ describe('password reset by email', () => {
       payload: { token, password: 'NewWhiskers42' },
       headers: { 'accept-language': 'es' },
     });
-    expect(es.json()).toEqual({ message: 'Este enlace no es válido, ha caducado o ya se ha usado. Pide uno nuevo.' });
+    expect(es.json()).toEqual({
+      message: 'Este enlace no es válido, ha caducado o ya se ha usado. Pide uno nuevo.',
+    });
   });
 
   it('makes older links useless once a newer one is sent', async () => {
@@ -232,7 +237,9 @@ describe('password reset by email', () => {
   it('counts mails per account too: email-change links and resets share the allowance', async () => {
     const password = 'Account123';
     const user = await createUser(t.db, { password });
-    const { authorization } = { authorization: `Bearer ${(await login(user.email, password)).json().accessToken as string}` };
+    const { authorization } = {
+      authorization: `Bearer ${(await login(user.email, password)).json().accessToken as string}`,
+    };
     const changes = MAIL_LIMITS.perAccountPerHour - 1;
     for (let i = 0; i < changes; i++) {
       const res = await t.app.inject({
@@ -259,7 +266,7 @@ describe('password reset by email', () => {
     const rows = await t.db.execute(
       sql`select count(*)::int as n from account_tokens t join users u on u.id = t.user_id where lower(u.email) = lower(${DEMO_EMAIL})`,
     );
-    expect(((Array.isArray(rows) ? rows : rows.rows) as { n: number }[])[0]!.n).toBe(0);
+    expect((rowsOf(rows) as { n: number }[])[0]!.n).toBe(0);
     expect((await login(DEMO_EMAIL, DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
@@ -276,8 +283,10 @@ describe('password reset by email', () => {
     const user = await createUser(t.db);
     await mailedToken(user);
     await t.db.execute(sql`delete from users where id = ${user.id}`);
-    const rows = await t.db.execute(sql`select count(*)::int as n from account_tokens where user_id = ${user.id}`);
-    expect(((Array.isArray(rows) ? rows : rows.rows) as { n: number }[])[0]!.n).toBe(0);
+    const rows = await t.db.execute(
+      sql`select count(*)::int as n from account_tokens where user_id = ${user.id}`,
+    );
+    expect((rowsOf(rows) as { n: number }[])[0]!.n).toBe(0);
   });
 });
 
@@ -292,11 +301,16 @@ describe('password reset: per-IP limit and a mail server that fails', () => {
   it('answers 202 while the mail fails afterwards, then 429 past the per-IP limit', async () => {
     const user = await createUser(t.db);
     const codes = [];
-    for (let i = 0; i < 4; i++) codes.push((await t.app.inject({
-      method: 'POST',
-      url: '/api/password/forgot',
-      payload: { email: user.email },
-    })).statusCode);
+    for (let i = 0; i < 4; i++)
+      codes.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/password/forgot',
+            payload: { email: user.email },
+          })
+        ).statusCode,
+      );
     expect(codes).toEqual([202, 202, 202, 429]);
     await t.app.mail.settled();
     const limited = await t.app.inject({
