@@ -58,9 +58,9 @@ describe('password reset', () => {
     // The token leaves the address bar at once.
     await page.waitForURL((url) => url.hash === '');
     const fill = async (password: string, confirm: string) => {
-      await page.getByLabel('New password').fill(password);
+      await page.getByLabel('New password', { exact: true }).fill(password);
       await page.getByLabel('Confirm password').fill(confirm);
-      await page.getByLabel('New password').focus();
+      await page.getByLabel('New password', { exact: true }).focus();
     };
     await fill('weak', 'weak');
     await page.getByText('Please check your password is valid').waitFor();
@@ -79,7 +79,7 @@ describe('password reset', () => {
 
     // The link works once.
     await page.goto(`${link.pathname}${link.hash}`);
-    await page.getByLabel('New password').fill('Another123x');
+    await page.getByLabel('New password', { exact: true }).fill('Another123x');
     await page.getByLabel('Confirm password').fill('Another123x');
     await page.getByRole('button', { name: 'Set password and log in' }).click();
     await page.getByText('This link is invalid, has expired or was already used.').waitFor();
