@@ -39,9 +39,17 @@ export default function ConfirmEmailPage() {
       body: { token },
       anonymous: true,
     }).then(
-      (data) => {
-        // Signed in as that account here: the screens show the new address at once.
-        if (authStore.get().userId === data.userId) authStore.set({ email: data.email });
+      async (data) => {
+        // Signed in as that account here: the screens (top bar, Settings) show the new address at once.
+        // The query cache is loaded only then, so that it stays out of a visitor's download.
+        if (authStore.get().userId === data.userId) {
+          authStore.set({ email: data.email });
+          const [{ queryClient }, { myProfileKey }] = await Promise.all([
+            import('../../../lib/query-client.ts'),
+            import('../../../lib/my-profile.ts'),
+          ]);
+          await queryClient.invalidateQueries({ queryKey: myProfileKey }).catch(() => undefined);
+        }
         setOutcome({ kind: 'done', email: data.email });
       },
       (err: unknown) => {
