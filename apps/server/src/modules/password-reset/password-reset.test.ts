@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +11,9 @@ import {
   PASSWORD_HINT,
   PASSWORD_RESET_TTL_MINUTES,
 } from '@cats/contracts';
+import { buildApp } from '../../app.ts';
+import { openDatabase } from '../../db/client.ts';
+import { LocalStorage } from '../../media/local-storage.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { createUser, type CreatedUser } from '../../../test/factories.ts';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.ts';
@@ -257,6 +263,36 @@ describe('password reset by email', () => {
     expect(res.statusCode).toBe(202);
     await t.app.mail.settled();
     expect(inbox.to(user.email)).toHaveLength(1);
+  });
+
+  it('shares the throttle between two instances of the app on the same database', async () => {
+    // PostgreSQL: its own pool; PGlite: the same database in this process.
+    const dataDir = mkdtempSync(join(tmpdir(), 'cats-mail-b-'));
+    const database = t.databaseUrl
+      ? await openDatabase({ databaseUrl: t.databaseUrl, dataDir, poolSize: 2 })
+      : t.database;
+    const other = await buildApp({
+      config: t.config,
+      database,
+      storage: new LocalStorage(join(dataDir, 'media')),
+      jwtSecret: t.jwtSecret,
+      webDistDir: null,
+    });
+    await other.ready();
+    try {
+      const user = await createUser(t.db);
+      const ask = (app: typeof other) =>
+        app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: user.email } });
+      // Three requests at once on each instance.
+      const answers = await Promise.all([...Array(3).keys()].flatMap(() => [ask(t.app), ask(other)]));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(6).fill(202));
+      await Promise.all([t.app.mail.settled(), other.mail.settled()]);
+      expect(inbox.to(user.email)).toHaveLength(MAIL_LIMITS.perAddressPerHour);
+    } finally {
+      await other.close();
+      if (database !== t.database) await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('never mails the demo account and leaves its password alone', async () => {
