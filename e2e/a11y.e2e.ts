@@ -77,6 +77,25 @@ describe('accessibility', () => {
       member: false,
       ready: (p) => p.getByLabel('Display name').waitFor(),
     },
+    // Issue 29: the mailed links' pages (a link without its token shows the 'ask again' state).
+    {
+      name: 'forgot password',
+      path: () => '/forgot-password',
+      member: false,
+      ready: (p) => p.getByLabel('Email').waitFor(),
+    },
+    {
+      name: 'reset password',
+      path: () => '/reset-password',
+      member: false,
+      ready: (p) => p.getByRole('link', { name: 'Ask for a new link' }).waitFor(),
+    },
+    {
+      name: 'confirm email',
+      path: () => '/confirm-email',
+      member: false,
+      ready: (p) => heading(p, 'Confirm your new email'),
+    },
     {
       name: 'goodbye',
       path: () => '/goodbye',

@@ -96,7 +96,7 @@ describe('pseudo-locale', () => {
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
   }
 
-  const VISITOR_PAGES = ['/', '/login', '/signup'];
+  const VISITOR_PAGES = ['/', '/login', '/signup', '/forgot-password', '/reset-password', '/confirm-email'];
   const MEMBER_PAGES = () => [
     '/feed',
     `/posts/${post._id}`,

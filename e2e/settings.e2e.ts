@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { MyProfileResponse } from '@cats/contracts';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
+import { waitForMail } from './support/outbox.ts';
 import {
   apiLogin,
   DEMO,
@@ -150,7 +151,20 @@ describe('settings', () => {
     await emails.getByLabel('New email').fill(newEmail);
     await emails.getByLabel('Current password').fill(user.password);
     await emails.getByRole('button', { name: 'Change email' }).click();
-    await emails.getByText('Email changed').waitFor();
+    // Issue 29: nothing changes until the link mailed to the new address is followed.
+    await emails
+      .getByText(`Check your inbox: we sent a link to ${newEmail}. Your email changes when you follow it.`)
+      .waitFor();
+    await page.getByText(`You log in with ${user.email}.`, { exact: false }).waitFor();
+    const { link } = await waitForMail(server.dataDir, newEmail);
+    expect(link?.pathname).toBe('/confirm-email');
+    await page.goto(`${link!.pathname}${link!.hash}`);
+    await page.getByText(`Your email address is now ${newEmail}.`, { exact: false }).waitFor();
+    // The old address is told, without a link.
+    const notice = await waitForMail(server.dataDir, user.email);
+    expect(notice.subject).toBe('The email address of your account was changed');
+    expect(notice.link).toBeNull();
+    await page.getByRole('link', { name: 'Go to Settings' }).click();
     await page.getByText(`You log in with ${newEmail}.`, { exact: false }).waitFor();
 
     const me = await myProfile({ ...user, email: newEmail });

@@ -27,6 +27,9 @@ import { metricsPlugin } from './modules/metrics/metrics.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { writeRateLimitPlugin } from './modules/auth/rate-limit.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
+import { mailPlugin } from './modules/mail/mail-plugin.ts';
+import { passwordResetRoutes } from './modules/password-reset/password-reset.routes.ts';
+import { emailChangeRoutes } from './modules/email-change/email-change.routes.ts';
 import { mediaRoutes } from './modules/posts/media.routes.ts';
 import { postsRoutes } from './modules/posts/posts.routes.ts';
 import { postPreviewTags, publicOrigin } from './modules/posts/post-preview.ts';
@@ -137,6 +140,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await redisReady(await acquireRedis(redisUrl));
   }
   await app.register(authPlugin, { secret: deps.jwtSecret });
+  // Mail (SMTP, or DATA_DIR/outbox): password resets and email changes send after their answer.
+  await app.register(mailPlugin);
   // Signed-in answers are never cached: needs request.auth, which requireAuth sets.
   await app.register(privateAnswersPlugin);
   // Before the routes: it attaches per-user write and upload limits to each write route as it is added.
@@ -158,6 +163,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       await api.register(healthRoutes);
       await api.register(authRoutes);
       await api.register(accountRoutes);
+      await api.register(passwordResetRoutes);
+      await api.register(emailChangeRoutes);
       await api.register(postsRoutes);
       await api.register(socialRoutes);
       await api.register(profilesRoutes);

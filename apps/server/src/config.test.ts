@@ -111,4 +111,36 @@ describe('config', () => {
       /SHUTDOWN_DRAIN_SECONDS="soon": expected a number of seconds/,
     );
   });
+
+  it('sends mail through SMTP_URL from MAIL_FROM, and in production only with a PUBLIC_URL for the links', () => {
+    const defaults = loadConfig({});
+    expect(defaults.SMTP_URL).toBeUndefined();
+    expect(defaults.MAIL_FROM).toBe('Neighbourhood Cats <no-reply@localhost>');
+    const smtp = loadConfig({
+      SMTP_URL: 'smtps://cats:secret@smtp.example.org:465',
+      MAIL_FROM: 'Cats of Calle Luna <hello@cats.example>',
+    });
+    expect(smtp.SMTP_URL).toBe('smtps://cats:secret@smtp.example.org:465');
+    expect(smtp.MAIL_FROM).toBe('Cats of Calle Luna <hello@cats.example>');
+    expect(loadConfig({ MAIL_FROM: 'hello@cats.example' }).MAIL_FROM).toBe('hello@cats.example');
+    expect(loadConfig({ SMTP_URL: '', MAIL_FROM: '' }).MAIL_FROM).toBe(
+      'Neighbourhood Cats <no-reply@localhost>',
+    );
+    expect(() => loadConfig({ SMTP_URL: 'http://smtp.example.org' })).toThrow(
+      /SMTP_URL="http:\/\/smtp.example.org": expected an smtp:\/\/ or smtps:\/\/ URL/,
+    );
+    expect(() => loadConfig({ MAIL_FROM: 'not an address' })).toThrow(
+      /MAIL_FROM="not an address": expected an address such as/,
+    );
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(() => loadConfig({ ...production, SMTP_URL: 'smtp://smtp.example.org' })).toThrow(
+      /PUBLIC_URL="": required in production when SMTP_URL is set: links in mails are built from it/,
+    );
+    expect(
+      loadConfig({ ...production, SMTP_URL: 'smtp://smtp.example.org', PUBLIC_URL: 'https://cats.example' })
+        .PUBLIC_URL,
+    ).toBe('https://cats.example');
+    // The outbox needs no public origin: its links are logged for the operator on this machine.
+    expect(loadConfig(production).SMTP_URL).toBeUndefined();
+  });
 });

@@ -83,6 +83,25 @@ const envSchema = z
         .regex(/^rediss?:\/\//, { message: 'expected a redis:// URL' })
         .optional(),
     ),
+    // Mail (password reset, email change): SMTP when set; unset, mails go to DATA_DIR/outbox/ as .eml files.
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, {
+          message: 'expected an smtp:// or smtps:// URL such as smtps://user:pass@smtp.example.org:465',
+        })
+        .optional(),
+    ),
+    MAIL_FROM: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, {
+          message: "expected an address such as 'Neighbourhood Cats <no-reply@cats.example>'",
+        })
+        .default('Neighbourhood Cats <no-reply@localhost>'),
+    ),
     // Per-IP request limits on the credential endpoints (the per-account login throttle is separate).
     RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce
       .number({ message: 'expected a number' })
@@ -233,6 +252,16 @@ const envSchema = z
         code: 'custom',
         path: ['METRICS_PORT'],
         message: 'expected a port other than PORT (metrics get a listener of their own on 127.0.0.1)',
+      });
+    }
+    // Links in mails are built from PUBLIC_URL, never from the request's Host (reset-link poisoning);
+    // real mail with links to http://localhost would be useless to everyone who gets it.
+    if (env.NODE_ENV === 'production' && env.SMTP_URL && !env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          'required in production when SMTP_URL is set: links in mails are built from it (such as https://cats.example)',
       });
     }
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {

@@ -14,3 +14,4 @@ export * from './moderation-actions.ts';
 export * from './appeals.ts';
 export * from './moderation-queue.ts';
 export * from './health.ts';
+export * from './account-mail.ts';

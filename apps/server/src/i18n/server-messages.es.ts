@@ -31,6 +31,12 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'Your account is suspended.': 'Tu cuenta está suspendida.',
   'Your account is suspended until {day} {month} {year} at {time} UTC.':
     'Tu cuenta está suspendida hasta el {day} de {month, select, January {enero} February {febrero} March {marzo} April {abril} May {mayo} June {junio} July {julio} August {agosto} September {septiembre} October {octubre} November {noviembre} December {diciembre} other {{month}}} de {year} a las {time} (UTC).',
+  'If an account uses that address, we have sent it a link to choose a new password. The link works for 30 minutes.':
+    'Si alguna cuenta usa esa dirección, le hemos enviado un enlace para elegir una contraseña nueva. El enlace funciona durante 30 minutos.',
+  'This link is invalid, has expired or was already used. Ask for a new one.':
+    'Este enlace no es válido, ha caducado o ya se ha usado. Pide uno nuevo.',
+  'Too many emails were sent for this account; please try again in an hour':
+    'Se han enviado demasiados correos para esta cuenta; vuelve a intentarlo dentro de una hora',
   'User not found': 'No se ha encontrado el usuario',
   'There is no such user': 'Ese usuario no existe',
 

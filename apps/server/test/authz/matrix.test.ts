@@ -15,6 +15,7 @@ import { authHeader, createUser, type CreatedUser } from '../factories.ts';
 import { multipartBody } from '../fixtures/images.ts';
 import { injectStream, parseSse } from '../sse-client.ts';
 import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.ts';
+import { issueMailToken } from '../../src/modules/mail/mail-tokens.service.ts';
 import { exportsSettled } from '../hostile/support/exports.ts';
 import { apiRoutes } from '../hostile/support/routes.ts';
 import { appTables, changedTables, fullSnapshot, mediaFiles } from '../hostile/support/snapshot.ts';
@@ -188,6 +189,96 @@ const ROWS: Row[] = [
     },
   },
   {
+    route: 'POST /api/password/forgot',
+    // Issue 29: anyone may ask for a link to an address; it goes to that mailbox only, and the answer is
+    // the same for every address. The link's token, not a bearer token, is what resets.
+    expect: {
+      anonymous: { status: 202, writes: 'any' },
+      expired: { status: 202, writes: 'any' },
+      other: { status: 202, writes: 'any' },
+      demo: { status: 202, writes: 'any' },
+      owner: 202,
+    },
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: async () => {
+          // The previous cell's mail work runs after its answer: let it finish before the snapshot.
+          await ctx.t.app.mail.settled();
+          return json('POST', '/api/password/forgot', { email: owner.user.email });
+        },
+      };
+    },
+  },
+  {
+    route: 'POST /api/password/reset',
+    // Whoever holds a live token from the owner's mailbox sets the owner's password: each caller gets
+    // a token of its own here, whatever bearer token comes along.
+    expect: {
+      anonymous: { status: 200, writes: 'any' },
+      expired: { status: 200, writes: 'any' },
+      other: { status: 200, writes: 'any' },
+      demo: { status: 200, writes: 'any' },
+      owner: 200,
+    },
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: async () => {
+          await ctx.t.app.mail.settled();
+          // A link per caller: more than the mail throttle allows an hour, which is not under test here.
+          await ctx.t.db.execute(sql`delete from mail_sends where user_id = ${owner.user.id}`);
+          const issued = await issueMailToken(ctx.t.db, {
+            userId: owner.user.id,
+            address: owner.user.email,
+            purpose: 'password_reset',
+            newEmail: null,
+            ttlMinutes: 30,
+          });
+          if (!('token' in issued)) throw new Error('throttled');
+          return json('POST', '/api/password/reset', { token: issued.token, password: OWNER_PASSWORD });
+        },
+      };
+    },
+  },
+  {
+    route: 'POST /api/email/confirm',
+    // The token from the link mailed to the new address is the credential, as for a reset.
+    expect: {
+      anonymous: { status: 200, writes: 'any' },
+      expired: { status: 200, writes: 'any' },
+      other: { status: 200, writes: 'any' },
+      demo: { status: 200, writes: 'any' },
+      owner: 200,
+    },
+    scene: async (ctx) => {
+      const owner = await ctx.person(OWNER_PASSWORD);
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: async () => {
+          await ctx.t.app.mail.settled();
+          // A link per caller: more than the mail throttle allows an hour, which is not under test here.
+          await ctx.t.db.execute(sql`delete from mail_sends where user_id = ${owner.user.id}`);
+          const email = `moved_${uniqueSuffix()}@example.com`;
+          const issued = await issueMailToken(ctx.t.db, {
+            userId: owner.user.id,
+            address: email,
+            purpose: 'email_change',
+            newEmail: email,
+            ttlMinutes: 60,
+          });
+          if (!('token' in issued)) throw new Error('throttled');
+          return json('POST', '/api/email/confirm', { token: issued.token });
+        },
+      };
+    },
+  },
+  {
     route: 'GET /api/refresh',
     // Cookie-based: anonymous has none (401), 'expired' holds a rotated one (403), each other holder
     // gets only their own session back.
@@ -355,8 +446,9 @@ const ROWS: Row[] = [
   },
   ...(['username', 'email', 'password'] as const).map((field): Row => ({
     route: `PUT /api/profile/settings/${field}`,
-    // The owner's current password does not open another account.
-    expect: guarded(400, 403, 200),
+    // The owner's current password does not open another account. An email change only sends a
+    // confirmation link (202, issue 29).
+    expect: guarded(400, 403, field === 'email' ? 202 : 200),
     refusalMayWrite: ['login_failures'],
     scene: simple(() => {
       const id = uniqueSuffix();

@@ -74,6 +74,19 @@ export const routes: RouteObject[] = [
           { path: 'login', ...page(() => import('../features/auth/routes/login-page.tsx')) },
           { path: 'signup', ...page(() => import('../features/auth/routes/signup-page.tsx')) },
           { path: 'goodbye', ...page(() => import('../features/auth/routes/goodbye-page.tsx')) },
+          // Issue 29: the mailed links' pages work signed out (their token is the credential).
+          {
+            path: 'forgot-password',
+            ...page(() => import('../features/auth/routes/forgot-password-page.tsx')),
+          },
+          {
+            path: 'reset-password',
+            ...page(() => import('../features/auth/routes/reset-password-page.tsx')),
+          },
+          {
+            path: 'confirm-email',
+            ...page(() => import('../features/auth/routes/confirm-email-page.tsx')),
+          },
           {
             element: <RequireAuth />,
             children: [

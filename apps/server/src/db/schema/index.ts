@@ -9,3 +9,4 @@ export * from './cats.ts';
 export * from './missing.ts';
 export * from './moderation.ts';
 export * from './backups.ts';
+export * from './account-mail.ts';

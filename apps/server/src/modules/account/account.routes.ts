@@ -4,6 +4,7 @@ import {
   changeEmailRequestSchema,
   changePasswordRequestSchema,
   changeUsernameRequestSchema,
+  emailChangeRequestedSchema,
   errorResponseSchema,
   homeAreaRequestSchema,
   locationPrivacyRequestSchema,
@@ -14,6 +15,8 @@ import { assertNotDemo, requireAuth } from '../../plugins/auth.ts';
 import { createAuthService } from '../auth/auth.service.ts';
 import { readDeviceCookie } from '../auth/device-cookie.ts';
 import { clearRefreshCookie, readRefreshCookie } from '../auth/refresh-cookie.ts';
+import { messageLanguage } from '../../i18n/localize.ts';
+import { createEmailChangeService } from '../email-change/email-change.service.ts';
 import { createAccountService } from './account.service.ts';
 
 const settingsResponses = {
@@ -37,6 +40,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       accessTokens: app.accessTokens,
       keys: app.sessionKeys,
     }),
+    emailChange: createEmailChangeService({ db: app.database.db, mail: app.mail, log: app.log }),
     liveUsers: app.liveUsers,
     log: app.log,
   });
@@ -62,13 +66,29 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         ...common,
-        summary: 'Change the email address (current password required)',
+        summary:
+          'Change the email address (current password required): 202, a confirmation link goes to the new ' +
+          'address and the change applies when it is followed (POST /api/email/confirm)',
         body: changeEmailRequestSchema,
-        response: settingsResponses,
+        response: {
+          202: emailChangeRequestedSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          409: errorResponseSchema,
+          429: errorResponseSchema,
+        },
       },
     },
-    async (request) =>
-      account.changeEmail(assertNotDemo(request), request.body, readDeviceCookie(request, config)),
+    async (request, reply) => {
+      const requested = await account.changeEmail(
+        assertNotDemo(request),
+        request.body,
+        readDeviceCookie(request, config),
+        messageLanguage(request.headers['accept-language']),
+      );
+      return reply.code(202).send(requested);
+    },
   );
 
   app.put(

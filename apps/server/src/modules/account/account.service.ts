@@ -5,6 +5,7 @@ import {
   type ChangeEmailRequest,
   type ChangePasswordRequest,
   type ChangeUsernameRequest,
+  type EmailChangeRequested,
   type MyProfileResponse,
   type Role,
 } from '@cats/contracts';
@@ -21,6 +22,8 @@ import { uniqueConflict, type AuthService } from '../auth/auth.service.ts';
 import { deleteCatsCaredForOnlyBy } from '../cats/cats.repository.ts';
 import { findExport } from '../data-export/data-export.repository.ts';
 import { approximateLocation } from '../location/location-grid.ts';
+import type { ServerLanguage } from '../../i18n/localize.ts';
+import type { EmailChangeService } from '../email-change/email-change.service.ts';
 import * as repo from './account.repository.ts';
 
 export interface AccountDeps {
@@ -28,6 +31,7 @@ export interface AccountDeps {
   storage: MediaStorage;
   config: Config;
   auth: AuthService;
+  emailChange: EmailChangeService;
   /** Told of a deletion, so the account's still-live access tokens stop working at once. */
   liveUsers: Pick<LiveUsers, 'forget'>;
   log: FastifyBaseLogger;
@@ -48,7 +52,15 @@ export function toMyProfile(viewer: AuthContext, user: UserRow, config: Config):
   };
 }
 
-export function createAccountService({ db, storage, config, auth, liveUsers, log }: AccountDeps) {
+export function createAccountService({
+  db,
+  storage,
+  config,
+  auth,
+  emailChange,
+  liveUsers,
+  log,
+}: AccountDeps) {
   /** The caller's row; gone only if the account was deleted mid-request, which is a dead token. */
   async function me(viewer: AuthContext): Promise<UserRow> {
     const user = await authRepo.findUserById(db, viewer.userId);
@@ -84,15 +96,19 @@ export function createAccountService({ db, storage, config, auth, liveUsers, log
       return update(viewer, { username: input.username });
     },
 
+    /**
+     * Issue 29: nothing changes yet; a link goes to the new address and the change applies when it is
+     * followed (modules/email-change).
+     */
     async changeEmail(
       viewer: AuthContext,
       input: ChangeEmailRequest,
       deviceCookie: string | undefined,
-    ): Promise<MyProfileResponse> {
+      language: ServerLanguage,
+    ): Promise<EmailChangeRequested> {
       const user = await me(viewer);
       await auth.confirmPassword(user, input.currentPassword, deviceCookie);
-      if (await authRepo.isEmailTaken(db, input.email, user.id)) throw conflict(AUTH_MESSAGES.emailTaken);
-      return update(viewer, { email: input.email });
+      return emailChange.request(user, input.email, language);
     },
 
     /** Every other session ends (a thief's included); the one making the change stays signed in. */

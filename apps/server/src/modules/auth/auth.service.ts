@@ -167,6 +167,24 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
     return refreshToken;
   }
 
+  /** A new session (refresh-token family) for a user whose credentials were checked. */
+  async function openSession(user: UserRow, device: Device | null, now: Date): Promise<LoginSession> {
+    // Only a right password learns of a suspension (issue 27); one that has ended is lifted here.
+    await refuseIfSuspended(db, user.id, user, now);
+    const refreshExpiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+    const refreshToken = await db.transaction(async (tx) => {
+      await repo.deleteExpiredRefreshTokens(tx, user.id, now);
+      return startSession(tx, user.id, randomUUID(), refreshExpiresAt);
+    });
+    return {
+      accessToken: await accessTokens.sign(user.id),
+      userId: user.id,
+      refreshToken,
+      refreshExpiresAt,
+      device: issueDevice(user, device?.deviceId ?? randomUUID(), now),
+    };
+  }
+
   return {
     async signup(input: SignupRequest): Promise<UserRow> {
       // Checked first for a readable message; the unique indexes still decide a race between two sign-ups.
@@ -193,20 +211,17 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
     ): Promise<LoginSession> {
       const now = new Date();
       const { user, device } = await checkCredentials(input, deviceCookie, now);
-      // Only a right password learns of a suspension (issue 27); one that has ended is lifted here.
-      await refuseIfSuspended(db, user.id, user, now);
-      const refreshExpiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-      const refreshToken = await db.transaction(async (tx) => {
-        await repo.deleteExpiredRefreshTokens(tx, user.id, now);
-        return startSession(tx, user.id, randomUUID(), refreshExpiresAt);
-      });
-      return {
-        accessToken: await accessTokens.sign(user.id),
-        userId: user.id,
-        refreshToken,
-        refreshExpiresAt,
-        device: issueDevice(user, device?.deviceId ?? randomUUID(), now),
-      };
+      return openSession(user, device, now);
+    },
+
+    /**
+     * A login without the password, for someone who proved otherwise that the account is theirs (a
+     * password reset through the link mailed to it, issue 29): the same session, cookie and
+     * suspension check as a login.
+     */
+    async loginAfterReset(user: UserRow, deviceCookie: string | undefined): Promise<LoginSession> {
+      const now = new Date();
+      return openSession(user, readDevice(keys.device, deviceCookie, user.id, now), now);
     },
 
     /**

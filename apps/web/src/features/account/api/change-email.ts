@@ -1,18 +1,14 @@
-import type { ChangeEmailRequest, MessageResponse } from '@cats/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ChangeEmailRequest, EmailChangeRequested } from '@cats/contracts';
+import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { authStore } from '../../../lib/auth-store.ts';
-import { myProfileKey } from '../../../lib/my-profile.ts';
 
-/** PUT /api/profile/settings/email {email, currentPassword}. */
+/**
+ * PUT /api/profile/settings/email {email, currentPassword}: 202, a confirmation link went to the new
+ * address and nothing changed yet (issue 29); the /confirm-email page applies it.
+ */
 export function useChangeEmail() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangeEmailRequest) =>
-      api<MessageResponse | undefined>('/api/profile/settings/email', { method: 'PUT', body }),
-    onSuccess: (_data, body) => {
-      authStore.set({ email: body.email });
-      return queryClient.invalidateQueries({ queryKey: myProfileKey });
-    },
+      api<EmailChangeRequested>('/api/profile/settings/email', { method: 'PUT', body }),
   });
 }

@@ -38,7 +38,17 @@ export function ChangeEmailForm({ currentEmail, disabled, onDemoRefused }: Props
         id: 'settings.email.hint',
         defaultMessage: 'Please check you have entered your email correctly.',
       })}
-      successText={t({ id: 'settings.email.changed', defaultMessage: 'Email changed' })}
+      // Issue 29: nothing changes until the link mailed to the new address is followed.
+      successText={(email) =>
+        t(
+          {
+            id: 'settings.email.checkInbox',
+            defaultMessage:
+              'Check your inbox: we sent a link to {email}. Your email changes when you follow it.',
+          },
+          { email },
+        )
+      }
       save={(email, currentPassword) => mutation.mutateAsync({ email, currentPassword })}
       saving={mutation.isPending}
       disabled={disabled}

@@ -13,7 +13,8 @@ export interface ConfirmedFieldFormProps {
   /** The contracts' rule for the new value, and the hint shown when it is broken. */
   pattern: RegExp;
   hint: string;
-  successText: string;
+  /** Said once saved; a function gets the value saved (an email change names the inbox to check). */
+  successText: string | ((value: string) => string);
   /** Saves the trimmed value; rejects with the server's error. */
   save: (value: string, currentPassword: string) => Promise<unknown>;
   saving: boolean;
@@ -53,9 +54,13 @@ export function ConfirmedFieldForm({
         kind: 'error',
         text: t({ id: 'settings.invalidEntry', defaultMessage: 'Invalid Entry' }),
       });
-    save(value.trim(), currentPassword).then(
+    const saved = value.trim();
+    save(saved, currentPassword).then(
       () => {
-        setStatus({ kind: 'success', text: successText });
+        setStatus({
+          kind: 'success',
+          text: typeof successText === 'function' ? successText(saved) : successText,
+        });
         setValue('');
         setCurrentPassword('');
         setVisited(false);

@@ -155,6 +155,9 @@ function LoginForm({ state }: { state: LoginState }) {
                 setPersist(e.target.checked);
               }}
             />
+            <Link to="/forgot-password" className="auth-card__forgot">
+              <Message id="auth.login.forgot" defaultMessage="Forgot password?" />
+            </Link>
           </div>
           <Button
             type="submit"
