@@ -41,19 +41,20 @@ export function createMailer(
   config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'DATA_DIR'>,
   log: FastifyBaseLogger,
 ): Mailer {
-  const from = config.MAIL_FROM;
+  // The same message either way: sent over SMTP, or written whole to the outbox.
+  const message = (mail: Parameters<Mailer['send']>[0]) => ({
+    from: config.MAIL_FROM,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+  });
   if (config.SMTP_URL) {
     const transport = nodemailer.createTransport(config.SMTP_URL);
     return {
       kind: 'smtp',
       async send(mail) {
-        const info = await transport.sendMail({
-          from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-        });
+        const info = await transport.sendMail(message(mail));
         log.info({ messageId: info.messageId, subject: mail.subject }, 'mail sent');
       },
       close: () => transport.close(),
@@ -64,13 +65,7 @@ export function createMailer(
   return {
     kind: 'outbox',
     async send(mail) {
-      const info = await transport.sendMail({
-        from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      });
+      const info = await transport.sendMail(message(mail));
       // The links are keys to accounts: the directory and files are the server user's alone.
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
