@@ -8,6 +8,7 @@ import { api, ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { translate } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { AuthLogoLink } from '../components/auth-logo-link.tsx';
+import { useCheckedFields } from '../components/checked-fields.ts';
 import { FormError } from '../components/form-error.tsx';
 import '../components/auth-card.css';
 
@@ -32,26 +33,31 @@ function forgotErrorMessage(err: unknown): string {
  */
 export default function ForgotPasswordPage() {
   const emailRef = useRef<HTMLInputElement>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
-  const [email, setEmail] = useState('');
-  const [visited, setVisited] = useState(false);
   const [errorMessage, setErrorMessage] = useState('');
+  const {
+    values,
+    allValid: valid,
+    showHint,
+    reveal,
+    bind,
+  } = useCheckedFields(
+    { email: '' },
+    (v) => ({ email: EMAIL_PATTERN.test(v.email.trim()) }),
+    () => setErrorMessage(''),
+  );
+  const email = values.email;
   const [submitting, setSubmitting] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const t = useTranslate();
-  const valid = EMAIL_PATTERN.test(email.trim());
 
   useEffect(() => {
     emailRef.current?.focus();
   }, []);
-  useEffect(() => {
-    if (errorMessage) errorRef.current?.focus();
-  }, [errorMessage]);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (!valid) {
-      setVisited(true);
+      reveal('email');
       return;
     }
     setSubmitting(true);
@@ -83,7 +89,7 @@ export default function ForgotPasswordPage() {
                 defaultMessage="Enter the email you log in with. We will send you a link to choose a new password."
               />
             </p>
-            <FormError ref={errorRef} message={errorMessage} />
+            <FormError message={errorMessage} />
             <form onSubmit={onSubmit} noValidate>
               <TextField
                 ref={emailRef}
@@ -93,20 +99,15 @@ export default function ForgotPasswordPage() {
                 autoComplete="email"
                 required
                 maxLength={254}
-                value={email}
                 error={
-                  visited && email !== '' && !valid
+                  showHint('email')
                     ? t({
                         id: 'auth.forgot.emailHint',
                         defaultMessage: 'Please check you have entered your email correctly.',
                       })
                     : null
                 }
-                onChange={(e) => {
-                  setEmail(e.target.value);
-                  setErrorMessage('');
-                }}
-                onBlur={() => setVisited(true)}
+                {...bind('email')}
               />
               <Button
                 type="submit"

@@ -53,7 +53,6 @@ export default function LoginPage() {
 function LoginForm({ state }: { state: LoginState }) {
   const navigate = useNavigate();
   const emailRef = useRef<HTMLInputElement>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
   const [email, setEmail] = useState(state.demo ? DEMO_EMAIL : '');
   const [password, setPassword] = useState(state.demo ? DEMO_PASSWORD : '');
   const [remember, setRemember] = useState(getPersist);
@@ -66,9 +65,6 @@ function LoginForm({ state }: { state: LoginState }) {
   useEffect(() => {
     emailRef.current?.focus();
   }, []);
-  useEffect(() => {
-    if (errorMessage) errorRef.current?.focus();
-  }, [errorMessage]);
 
   const from = state.from ? `${state.from.pathname}${state.from.search}${state.from.hash}` : '/';
 
@@ -116,7 +112,7 @@ function LoginForm({ state }: { state: LoginState }) {
             />
           </p>
         </div>
-        <FormError ref={errorRef} message={errorMessage} />
+        <FormError message={errorMessage} />
         {suspended ? <SuspensionAppeal credentials={suspended} /> : null}
         <form onSubmit={onSubmit}>
           <TextField

@@ -1,4 +1,4 @@
-import { PASSWORD_PATTERN, type TokenResponse } from '@cats/contracts';
+import type { TokenResponse } from '@cats/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button, buttonClass } from '../../../components/button.tsx';
@@ -9,7 +9,9 @@ import { authStore } from '../../../lib/auth-store.ts';
 import { translate } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { AuthLogoLink } from '../components/auth-logo-link.tsx';
+import { useCheckedFields } from '../components/checked-fields.ts';
 import { FormError } from '../components/form-error.tsx';
+import { newPasswordRules } from '../components/new-password-rules.ts';
 import { tokenFromHash } from './mail-link-token.ts';
 import '../components/auth-card.css';
 
@@ -56,10 +58,12 @@ export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const [token] = useState(() => tokenFromHash(location.hash));
   const passwordRef = useRef<HTMLInputElement>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
-  const [values, setValues] = useState<Record<Field, string>>({ password: '', confirm: '' });
-  const [visited, setVisited] = useState<Record<Field, boolean>>({ password: false, confirm: false });
   const [errorMessage, setErrorMessage] = useState('');
+  const { values, allValid, showHint, bind } = useCheckedFields<Field>(
+    { password: '', confirm: '' },
+    newPasswordRules,
+    () => setErrorMessage(''),
+  );
   const [submitting, setSubmitting] = useState(false);
   const [linkDead, setLinkDead] = useState(false);
   const t = useTranslate();
@@ -71,33 +75,16 @@ export default function ResetPasswordPage() {
     // Once, on arrival.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  useEffect(() => {
-    if (errorMessage) errorRef.current?.focus();
-  }, [errorMessage]);
 
-  const valid: Record<Field, boolean> = {
-    password: PASSWORD_PATTERN.test(values.password),
-    confirm: values.confirm !== '' && values.confirm === values.password,
-  };
   const hints: Record<Field, string> = {
     password: t({ id: 'auth.reset.passwordHint', defaultMessage: 'Please check your password is valid' }),
     confirm: t({ id: 'auth.reset.confirmHint', defaultMessage: 'Passwords do not match.' }),
   };
-  const hint = (field: Field) =>
-    visited[field] && values[field] !== '' && !valid[field] ? hints[field] : null;
-  const bind = (field: Field) => ({
-    value: values[field],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
-      const value = e.target.value;
-      setValues((v) => ({ ...v, [field]: value }));
-      setErrorMessage('');
-    },
-    onBlur: () => setVisited((v) => ({ ...v, [field]: true })),
-  });
+  const hint = (field: Field) => (showHint(field) ? hints[field] : null);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (!token || !valid.password || !valid.confirm) return;
+    if (!token || !allValid) return;
     setSubmitting(true);
     try {
       const data = await api<TokenResponse>('/api/password/reset', {
@@ -133,7 +120,7 @@ export default function ResetPasswordPage() {
                 defaultMessage="You will be signed in with it, and signed out everywhere else."
               />
             </p>
-            <FormError ref={errorRef} message={errorMessage} />
+            <FormError message={errorMessage} />
             <form onSubmit={onSubmit}>
               <TextField
                 ref={passwordRef}
@@ -165,7 +152,7 @@ export default function ResetPasswordPage() {
                 variant="primary"
                 size="lg"
                 className="auth-card__submit"
-                disabled={!valid.password || !valid.confirm || submitting}
+                disabled={!allValid || submitting}
               >
                 <Message id="auth.reset.submit" defaultMessage="Set password and log in" />
               </Button>

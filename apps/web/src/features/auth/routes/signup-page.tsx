@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, PASSWORD_PATTERN, USERNAME_PATTERN } from '@cats/contracts';
+import { EMAIL_PATTERN, USERNAME_PATTERN } from '@cats/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button, buttonClass } from '../../../components/button.tsx';
@@ -9,7 +9,9 @@ import { api, ApiError, noServerResponse } from '../../../lib/api-client.ts';
 import { defineMessage, translate, type MessageDescriptor } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { AuthLogoLink } from '../components/auth-logo-link.tsx';
+import { useCheckedFields } from '../components/checked-fields.ts';
 import { FormError } from '../components/form-error.tsx';
+import { newPasswordRules } from '../components/new-password-rules.ts';
 import '../components/auth-card.css';
 
 type Field = 'email' | 'username' | 'password' | 'confirm';
@@ -40,21 +42,17 @@ function signupErrorMessage(err: unknown): string {
 
 export default function SignupPage() {
   const emailRef = useRef<HTMLInputElement>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
-  const [values, setValues] = useState<Record<Field, string>>({
-    email: '',
-    username: '',
-    password: '',
-    confirm: '',
-  });
-  // A hint appears once a field has been left with something in it, so nobody is scolded mid-typing.
-  const [visited, setVisited] = useState<Record<Field, boolean>>({
-    email: false,
-    username: false,
-    password: false,
-    confirm: false,
-  });
   const [errorMessage, setErrorMessage] = useState('');
+  // The contracts' patterns, the very ones the server enforces (spec section 5).
+  const { values, setValues, allValid, showHint, bind } = useCheckedFields<Field>(
+    { email: '', username: '', password: '', confirm: '' },
+    (v) => ({
+      email: EMAIL_PATTERN.test(v.email.trim()),
+      username: USERNAME_PATTERN.test(v.username.trim()),
+      ...newPasswordRules(v),
+    }),
+    () => setErrorMessage(''),
+  );
   const [submitting, setSubmitting] = useState(false);
   const [createdName, setCreatedName] = useState<string | null>(null);
   const t = useTranslate();
@@ -62,30 +60,8 @@ export default function SignupPage() {
   useEffect(() => {
     emailRef.current?.focus();
   }, []);
-  useEffect(() => {
-    if (errorMessage) errorRef.current?.focus();
-  }, [errorMessage]);
 
-  // The contracts' patterns, the very ones the server enforces (spec section 5).
-  const valid: Record<Field, boolean> = {
-    email: EMAIL_PATTERN.test(values.email.trim()),
-    username: USERNAME_PATTERN.test(values.username.trim()),
-    password: PASSWORD_PATTERN.test(values.password),
-    confirm: values.confirm !== '' && values.confirm === values.password,
-  };
-  const allValid = valid.email && valid.username && valid.password && valid.confirm;
-  const hint = (field: Field) =>
-    visited[field] && values[field] !== '' && !valid[field] ? t(HINTS[field]) : null;
-
-  const bind = (field: Field) => ({
-    value: values[field],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
-      const value = e.target.value;
-      setValues((v) => ({ ...v, [field]: value }));
-      setErrorMessage('');
-    },
-    onBlur: () => setVisited((v) => ({ ...v, [field]: true })),
-  });
+  const hint = (field: Field) => (showHint(field) ? t(HINTS[field]) : null);
 
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -135,7 +111,7 @@ export default function SignupPage() {
             />
           </p>
         </div>
-        <FormError ref={errorRef} message={errorMessage} />
+        <FormError message={errorMessage} />
         <form onSubmit={onSubmit}>
           <TextField
             ref={emailRef}
