@@ -99,4 +99,44 @@ export async function buildTestApp(
   };
 }
 
+/**
+ * A second instance of the app on `t`'s database, as another server process would be: on PostgreSQL
+ * its own pool and listening connection; on PGlite, which one process holds, the same database in this
+ * process. Its own media directory; the same configuration and signing key. Close it before the test
+ * ends (it leaves `t` open).
+ */
+export async function secondInstance(
+  t: TestApp,
+  opts: { poolSize?: number } = {},
+): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cats-app-b-'));
+  const database = t.databaseUrl
+    ? await openDatabase({ databaseUrl: t.databaseUrl, dataDir, poolSize: opts.poolSize ?? 2 })
+    : t.database;
+  const release = async () => {
+    if (database !== t.database) await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const app = await buildApp({
+      config: t.config,
+      database,
+      storage: new LocalStorage(join(dataDir, 'media')),
+      jwtSecret: t.jwtSecret,
+      webDistDir: null,
+    });
+    await app.ready();
+    return {
+      app,
+      close: async () => {
+        await app.close();
+        await release();
+      },
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
 export const uniqueSuffix = () => randomUUID().slice(0, 8);

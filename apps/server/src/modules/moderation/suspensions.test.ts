@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { suspendedMessage, type ModerationAction } from '@cats/contracts';
-import { buildApp } from '../../app.ts';
-import { openDatabase } from '../../db/client.ts';
 import { comments, posts, reports, users } from '../../db/schema/index.ts';
-import { LocalStorage } from '../../media/local-storage.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
+import { buildTestApp, secondInstance, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
 import { suspensionSweepPlugin, sweepEndedSuspensions } from './suspensions.ts';
@@ -129,18 +123,7 @@ describe('a suspended account', () => {
 
   it('is refused at once on another instance of the app on the same database', async () => {
     // PostgreSQL: its own pool and listener; PGlite: the same database in this process.
-    const dataDir = mkdtempSync(join(tmpdir(), 'cats-suspend-b-'));
-    const database = t.databaseUrl
-      ? await openDatabase({ databaseUrl: t.databaseUrl, dataDir, poolSize: 2 })
-      : t.database;
-    const other = await buildApp({
-      config: t.config,
-      database,
-      storage: new LocalStorage(join(dataDir, 'media')),
-      jwtSecret: t.jwtSecret,
-      webDistDir: null,
-    });
-    await other.ready();
+    const { app: other, close: closeOther } = await secondInstance(t);
     try {
       const user = await createUser(t.db);
       const headers = await authHeader(other, user.id);
@@ -155,9 +138,7 @@ describe('a suspended account', () => {
       expect(res.statusCode).toBe(403);
       expect((await login(other, user)).statusCode).toBe(403);
     } finally {
-      await other.close();
-      if (database !== t.database) await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await closeOther();
     }
   });
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -11,10 +8,7 @@ import {
   PASSWORD_HINT,
   PASSWORD_RESET_TTL_MINUTES,
 } from '@cats/contracts';
-import { buildApp } from '../../app.ts';
-import { openDatabase } from '../../db/client.ts';
-import { LocalStorage } from '../../media/local-storage.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
+import { buildTestApp, secondInstance, type TestApp } from '../../../test/build-app.ts';
 import { createUser, type CreatedUser } from '../../../test/factories.ts';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
@@ -267,18 +261,7 @@ describe('password reset by email', () => {
 
   it('shares the throttle between two instances of the app on the same database', async () => {
     // PostgreSQL: its own pool; PGlite: the same database in this process.
-    const dataDir = mkdtempSync(join(tmpdir(), 'cats-mail-b-'));
-    const database = t.databaseUrl
-      ? await openDatabase({ databaseUrl: t.databaseUrl, dataDir, poolSize: 2 })
-      : t.database;
-    const other = await buildApp({
-      config: t.config,
-      database,
-      storage: new LocalStorage(join(dataDir, 'media')),
-      jwtSecret: t.jwtSecret,
-      webDistDir: null,
-    });
-    await other.ready();
+    const { app: other, close: closeOther } = await secondInstance(t);
     try {
       const user = await createUser(t.db);
       const ask = (app: typeof other) =>
@@ -289,9 +272,7 @@ describe('password reset by email', () => {
       await Promise.all([t.app.mail.settled(), other.mail.settled()]);
       expect(inbox.to(user.email)).toHaveLength(MAIL_LIMITS.perAddressPerHour);
     } finally {
-      await other.close();
-      if (database !== t.database) await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await closeOther();
     }
   });
 

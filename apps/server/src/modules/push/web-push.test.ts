@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DISABLED_MESSAGE, DEMO_USER_ID } from '@cats/contracts';
-import { buildApp } from '../../app.ts';
-import { openDatabase } from '../../db/client.ts';
 import {
   blocks,
   catFollows,
@@ -16,8 +13,7 @@ import {
   pushSubscriptions,
   webPushKeys,
 } from '../../db/schema/index.ts';
-import { LocalStorage } from '../../media/local-storage.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
+import { buildTestApp, secondInstance, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import {
   browserSubscription,
@@ -356,18 +352,7 @@ describe('web push', () => {
   it('sends each push once when two instances share the database', async () => {
     // A second instance: its own pool and listener on PostgreSQL; on PGlite, the same database in
     // this process (both instances hear each NOTIFY there too).
-    const dataDir = mkdtempSync(join(tmpdir(), 'cats-push-b-'));
-    const database = t.databaseUrl
-      ? await openDatabase({ databaseUrl: t.databaseUrl, dataDir, poolSize: 4 })
-      : t.database;
-    const other = await buildApp({
-      config: t.config,
-      database,
-      storage: new LocalStorage(join(dataDir, 'media')),
-      jwtSecret: t.jwtSecret,
-      webDistDir: null,
-    });
-    await other.ready();
+    const { app: other, close: closeOther } = await secondInstance(t, { poolSize: 4 });
     try {
       const otherKey = await other.inject({
         method: 'GET',
@@ -393,9 +378,7 @@ describe('web push', () => {
       await settled([t.app, other]);
       expect(service.to(pathOf(browser))).toHaveLength(6);
     } finally {
-      await other.close();
-      if (database !== t.database) await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await closeOther();
     }
   });
 
