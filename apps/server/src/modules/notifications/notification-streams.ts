@@ -221,24 +221,17 @@ export class NotificationStreams {
     const { stream } = job;
     if (job.kind === 'catch-up' && (stream.closed || !stream.live)) return;
     const userId = user.viewer.userId;
-    let rows: repo.NotificationRow[];
-    let last: number;
-    let unread: number;
+    let view: repo.StreamView;
     try {
       if (this.#closing) throw new HttpError(503, STREAM_CLOSING_MESSAGE);
-      // The user's last seq, read first: every entry up to it has committed, so the replay below sees
-      // it (or its later change), and anything after it arrives as a live event queued behind this job.
-      last = await repo.lastSeq(this.#db, userId);
-      const after = job.kind === 'open' ? job.after : stream.sentSeq;
-      // No Last-Event-ID: the stream starts from now. A Last-Event-ID beyond the last seq (another
-      // database's) is taken as now too, or live events would be skipped as already sent.
-      const from = after === null ? last : Math.min(after, last);
-      [rows, unread] = await Promise.all([
-        from < last
-          ? repo.newestNotificationsAfter(this.#db, userId, from, NOTIFICATION_REPLAY_LIMIT)
-          : Promise.resolve([]),
-        repo.countUnread(this.#db, userId),
-      ]);
+      // No Last-Event-ID: the stream starts from now. Anything committed after the view's snapshot
+      // arrives as a live event queued behind this job.
+      view = await repo.readStreamView(
+        this.#db,
+        userId,
+        job.kind === 'open' ? job.after : stream.sentSeq,
+        NOTIFICATION_REPLAY_LIMIT,
+      );
     } catch (err) {
       if (job.kind === 'open') {
         this.#remove(user, stream);
@@ -254,9 +247,10 @@ export class NotificationStreams {
       job.resolve();
     }
     if (stream.closed) return;
+    const { rows, last, unread } = view;
     let out = '';
     for (const row of rows) if (row.seq > stream.sentSeq) out += this.#notificationEvent(user, row);
-    stream.sentSeq = Math.max(stream.sentSeq, last, ...rows.map((row) => row.seq));
+    stream.sentSeq = Math.max(stream.sentSeq, last);
     if (job.kind === 'open' || unread !== stream.unread) out += sse.unread(unread, stream.sentSeq);
     stream.unread = unread;
     stream.live = true;
@@ -274,19 +268,23 @@ export class NotificationStreams {
     // Changes every stream already had from its replay.
     if (announced <= floor && removed.length === 0 && !read) return;
     const userId = user.viewer.userId;
-    let rows: repo.NotificationRow[];
+    let rows: repo.NotificationRow[] = [];
+    let newest = 0;
     let unread: number;
     try {
-      // Everything after the floor, not just the announced seqs: announcements are sent after their
-      // commits (db/announce-after-commit.ts), so one from another instance can arrive after a later
-      // one, and a seq is only handed out once the previous one committed (the counter's row lock), so
-      // whatever an announcement's seq covers is there to read.
-      [rows, unread] = await Promise.all([
-        announced > floor
-          ? repo.newestNotificationsAfter(this.#db, userId, floor, NOTIFICATION_REPLAY_LIMIT)
-          : Promise.resolve([]),
-        repo.countUnread(this.#db, userId),
-      ]);
+      if (announced > floor) {
+        // Everything after the floor, not just the announced seqs: announcements are sent after their
+        // commits (db/announce-after-commit.ts), so one from another instance can arrive after a later
+        // one, and a seq is only handed out once the previous one committed (the counter's row lock),
+        // so whatever the view's last seq covers is there to read.
+        const view = await repo.readStreamView(this.#db, userId, floor, NOTIFICATION_REPLAY_LIMIT);
+        ({ rows, unread } = view);
+        newest = view.last;
+      } else {
+        // A removal or a read mark: only the count moved. An entry it counts that no stream has yet
+        // comes with its own announcement, behind this one.
+        unread = await repo.countUnread(this.#db, userId);
+      }
     } catch (err) {
       // What these events announced is not lost: each client reconnects with its Last-Event-ID.
       this.#log.warn({ err }, 'notification stream: reading an event failed; its streams reconnect');
@@ -295,7 +293,6 @@ export class NotificationStreams {
     }
     // An entry the user may not see (a blocked actor, a hidden post) is not among the rows: not sent.
     const encoded = rows.map((row) => ({ seq: row.seq, text: this.#notificationEvent(user, row) }));
-    const newest = Math.max(announced, ...rows.map((row) => row.seq));
     const removals = removed.map(sse.removed).join('');
     for (const stream of targets) {
       if (stream.closed) continue;

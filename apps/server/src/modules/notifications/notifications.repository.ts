@@ -7,7 +7,7 @@ import {
   type ReportTargetType,
 } from '@cats/contracts';
 import { ANNOUNCE_CHANNEL } from '../../db/announce-after-commit.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
 import { rowsOf, toDate, type RawRow } from '../../db/raw-results.ts';
 import { notificationPreferences, notifications } from '../../db/schema/index.ts';
@@ -363,6 +363,38 @@ const unreadCountStatement = preparedSql(
 export async function countUnread(ex: Executor, recipientId: string): Promise<number> {
   const [row] = rowsOf(await unreadCountStatement(ex).execute({ recipientId }));
   return Number(row?.count ?? 0);
+}
+
+export interface StreamView {
+  /** The recipient's last event number: every entry up to it is in this view. */
+  last: number;
+  /** Their entries after the `after` asked for, oldest first; none when it was null. */
+  rows: NotificationRow[];
+  unread: number;
+}
+
+/**
+ * What an open stream sends at one moment: the last event number, the entries after `after` (taken as
+ * `last` when beyond it: another database's Last-Event-ID) and the unread count, read in one snapshot.
+ * Read apart, a like committing between the reads would be in the entries and not in the count (or
+ * the reverse); the stream would then skip that like's own announcement as already sent, and the bell
+ * would stay one behind until the next change.
+ */
+export function readStreamView(
+  db: Database,
+  recipientId: string,
+  after: number | null,
+  limit: number,
+): Promise<StreamView> {
+  return db.transaction(
+    async (tx) => {
+      const last = await lastSeq(tx, recipientId);
+      const from = after === null ? last : Math.min(after, last);
+      const rows = from < last ? await newestNotificationsAfter(tx, recipientId, from, limit) : [];
+      return { last, rows, unread: await countUnread(tx, recipientId) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
 }
 
 /** The recipient's last event number (0 before the first). */
