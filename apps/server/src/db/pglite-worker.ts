@@ -68,8 +68,17 @@ export type PgliteReply =
  * memory over 8 MB, and 8 MB answered the feed of a 100,000-post dataset as fast as 16 or 32 MB.
  * work_mem (PostgreSQL's default, made explicit) and maintenance_work_mem bound how far one sort or one
  * index build can grow the WebAssembly heap, which never shrinks.
+ *
+ * random_page_cost=1.1, as PostgreSQL's documentation advises where reads seldom reach a disk: with the
+ * default 4 the planner reads a post's likes and comments by bitmap heap scans, and each one started
+ * (once per card of a feed page) asks the file's size, an lseek that PGlite's Node file system answers
+ * with an fstat call: 48 a feed page, a quarter of this thread's time under load. With 1.1 they are
+ * index scans (6 a page), and feed page 1 went from 416-462 to 671-845 req/s at 50 connections, cat
+ * suggestions from 1,115-1,189 to 1,490-1,658 (docs/performance.md, "PGlite's planner costs").
  */
 const PGLITE_START_PARAMS = [
+  '-c',
+  'random_page_cost=1.1',
   '-c',
   'shared_buffers=8MB',
   '-c',

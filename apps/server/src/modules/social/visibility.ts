@@ -85,9 +85,13 @@ export function postVisibleTo(viewerId: string | Placeholder): SQL {
 /**
  * The viewer belongs to a group the post is shared with, so they may see its exact spot when its
  * location is on (location-rule.ts). Two primary-key lookups: post_groups by post, group_members by
- * (group, user).
+ * (group, user); only for a viewer in some group, asked once per statement (an InitPlan), so a list of
+ * rows costs the rest nothing. On a small post_groups each lookup is a scan started anew, and on PGlite
+ * each start asks the file's size of the file system (docs/performance.md, "PGlite's planner costs").
  */
 export function sharedWithMember(viewerId: unknown, postIdColumn: AnyColumn | SQL): SQL {
-  return sql`exists (select 1 from ${postGroups} spg join ${groupMembers} sgm on sgm.group_id = spg.group_id
-    where spg.post_id = ${postIdColumn} and sgm.user_id = ${viewerId})`;
+  return sql`case when exists (select 1 from ${groupMembers} vgm where vgm.user_id = ${viewerId})
+    then exists (select 1 from ${postGroups} spg join ${groupMembers} sgm on sgm.group_id = spg.group_id
+      where spg.post_id = ${postIdColumn} and sgm.user_id = ${viewerId})
+    else false end`;
 }
