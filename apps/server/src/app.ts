@@ -14,6 +14,7 @@ import { UploadSpool } from './media/upload-spool.ts';
 import { acquireRedis, redisReady, releaseRedis } from './lib/redis.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { createResponseSerializerCompiler } from './plugins/response-serializer.ts';
+import { OneLinePerRequest } from './plugins/request-log.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { embeddedUpkeepPlugin } from './plugins/embedded-upkeep.ts';
 import { idleGcPlugin } from './plugins/idle-gc.ts';
@@ -85,8 +86,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
-    // One log line per request, written when it is answered (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     // genReqId reads x-request-id itself so that an unsafe value is replaced, not echoed.
@@ -111,12 +111,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', () => uploads.close());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-  });
-  // What Fastify's 'incoming request' and 'request completed' lines held, in one: the request, its
-  // status and its time (half the writes to the log; bench/support/server-log.ts reads these lines).
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    done();
   });
 
   // 1. Infrastructure: errors first so every later plugin's failures answer {message}; then parsers.
