@@ -94,6 +94,33 @@ export const cats = pgTable(
   ],
 );
 
+/**
+ * Where a stranger would place each cat (issue 26, the list nearest first): the cat's newest sighting
+ * that anyone may see, when that sighting shows a place to people other than its author. "Anyone":
+ * live, neither moderated nor by a suspended author, and not kept near a household cat's home
+ * (sighting_kept_from with no viewer). Kept by triggers on posts and cats (migration 0032), so a ring of
+ * the list reads the cats placed in it by this index instead of every cat with some sighting there.
+ * A viewer whose own newest sighting of a cat may differ from this one (they took a picture of it, care
+ * for it, hid its sighting, or share a block with a sighting's author) has that cat read the long way
+ * (cats.repository.ts › catsInRing). No foreign key to the post: a deleted post is replaced by
+ * the statement trigger that sees it go.
+ */
+export const catPlaces = pgTable(
+  'cat_places',
+  {
+    catId: uuid('cat_id')
+      .primaryKey()
+      .references(() => cats.id, { onDelete: 'cascade' }),
+    postId: uuid('post_id').notNull(),
+    /** The sighting's author: whether they show their spots exactly is read from users at each ask. */
+    userId: uuid('user_id').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+  },
+  // A ring is a band of latitude with the longitude checked in the index, the cat read from it.
+  (t) => [index('cat_places_place_idx').on(t.latitude, t.longitude, t.catId)],
+);
+
 /** Who may edit a cat: its creator first, then whoever a caretaker adds. A cat keeps at least one. */
 export const catCaretakers = pgTable(
   'cat_caretakers',

@@ -102,6 +102,11 @@ export const posts = pgTable(
     index('posts_cat_sightings_place_idx')
       .on(t.latitude, t.longitude, t.createdAt, t.showLocation, t.userId, t.catId, t.id)
       .where(sql`${t.catId} is not null and ${t.deletedAt} is null and ${t.latitude} is not null`),
+    // The cats someone took live pictures of (cats.repository.ts › catsInRing: the cats whose
+    // newest sighting may differ for them from a stranger's).
+    index('posts_user_cats_idx')
+      .on(t.userId, t.catId)
+      .where(sql`${t.catId} is not null and ${t.deletedAt} is null`),
     // What a group share points at (post_groups_post_author_fk): the post together with its author.
     uniqueIndex('posts_id_user_idx').on(t.id, t.userId),
     check('posts_latitude_range', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),

@@ -6,6 +6,7 @@ import { rowsOf, toBoolean, type RawRow } from '../../db/raw-results.ts';
 import {
   catCaretakers,
   catFollows,
+  catPlaces,
   cats,
   hiddenPosts,
   posts,
@@ -367,16 +368,42 @@ export async function listCatsWithNewestSighting(
   return rowsOf(result).map(toListRow);
 }
 
+/** A cat found in a ring of the near list, with what places it for the viewer (cat-place.ts). */
+export interface RingRow {
+  id: string;
+  living: string;
+  homeLatitude: number | null;
+  homeLongitude: number | null;
+  viewerIsCaretaker: boolean;
+  /** The newest sighting the viewer may see (the one a stranger may see, for most cats). */
+  sighting: {
+    postId: string;
+    userId: string;
+    latitude: number;
+    longitude: number;
+    showLocation: boolean;
+    exactPublicLocation: boolean;
+    sharedWithViewer: boolean;
+  };
+}
+
 /**
- * The near list's rings (cats.service.ts › nearestCats): the cats of this rank with a live located
- * sighting in the boxes (posts_cat_sightings_place_idx: the latitude the range scanned, the longitude
- * checked in the index, the cat's id read from it), whose newest sighting the viewer may see lies in
- * the boxes too and may be placed by them (located; the location on, or theirs). A superset of the
- * cats placed in the ring: the service places each as the viewer may see it and measures exactly.
+ * The near list's rings (cats.service.ts › nearestCats): the cats of this rank whose newest sighting
+ * the viewer may see lies in the boxes and may be placed by them (located; the location on, or theirs),
+ * with only what places them; the service places each as the viewer may see it, measures exactly, and
+ * reads in full (catsWithNewestSightingByIds) only the cats that make the page. A superset of the cats
+ * placed in the ring, read in two ways:
+ *
+ * - most cats from cat_places, where their newest sighting anyone may see lies, which is this viewer's
+ *   newest too (cat_places_place_idx: the latitude the range scanned, the longitude checked in the
+ *   index, the cat's id read from it);
+ * - the few this viewer may see otherwise (catsSeenOtherwiseBy) that have a live located sighting in
+ *   the boxes, each one's newest sighting for the viewer read as every cat list reads it.
+ *
  * `beyond`: only cats with a sighting at least that far from the point (a later page's ring, whose
  * cats all lie beyond the cursor: the sightings nearer in are not read again).
  */
-export async function catsPlacedInBoxes(
+export async function catsInRing(
   db: Executor,
   viewerId: string,
   q: string | undefined,
@@ -384,10 +411,24 @@ export async function catsPlacedInBoxes(
   boxes: readonly Box[],
   caredFor: boolean,
   beyond: { near: { latitude: number; longitude: number }; metres: number } | null = null,
-): Promise<CatListRow[]> {
-  return rowsOf(
-    await placedStatement(db).execute(placedValues(viewerId, q, rank, boxes, caredFor, beyond)),
-  ).map(toListRow);
+): Promise<RingRow[]> {
+  const rows = rowsOf(await ringStatement(db).execute(placedValues(viewerId, q, rank, boxes, caredFor, beyond)));
+  return rows.map((r) => ({
+    id: String(r.id),
+    living: String(r.living),
+    homeLatitude: numberOrNull(r.home_latitude),
+    homeLongitude: numberOrNull(r.home_longitude),
+    viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
+    sighting: {
+      postId: String(r.post_id),
+      userId: String(r.user_id),
+      latitude: Number(r.latitude),
+      longitude: Number(r.longitude),
+      showLocation: toBoolean(r.show_location),
+      exactPublicLocation: toBoolean(r.exact_public_location),
+      sharedWithViewer: toBoolean(r.shared_with_viewer),
+    },
+  }));
 }
 
 const placed = {
@@ -409,30 +450,66 @@ const placed = {
 };
 
 /**
+ * The cats whose newest sighting this viewer may see can be another than a stranger's (cat_places):
+ * they took a picture of it (theirs show to them even moderated, or near a home), they care for it
+ * (the home hides nothing from them), they hid one of its pictures, or one of its pictures is by
+ * someone they share a block with. A superset: a few index lookups, however many cats there are.
+ */
+function catsSeenOtherwiseBy(viewerId: SQL): SQL {
+  return sql`select op.cat_id from ${posts} op
+      where op.user_id = ${viewerId} and op.cat_id is not null and op.deleted_at is null
+    union select cc.cat_id from ${catCaretakers} cc where cc.user_id = ${viewerId}
+    union select hp.cat_id from ${hiddenPosts} h join ${posts} hp on hp.id = h.post_id
+      where h.user_id = ${viewerId} and hp.cat_id is not null
+    union select bp.cat_id from ${posts} bp
+      where bp.user_id in (${usersBlockedWith(viewerId)}) and bp.cat_id is not null and bp.deleted_at is null`;
+}
+
+/**
  * One statement for every ring, query and viewer, prepared (PostgreSQL plans it once per connection;
  * planning it cost about as much as running it): the name filter and rank, and caredFor, are values,
  * and the boxes are one band of latitude with two ranges of longitude (the second matching nothing
  * when one is enough), as suggestionBoxes makes them.
  */
-function placedSql(v: typeof placed): SQL {
+function ringSql(v: typeof placed): SQL {
+  const viewerId = sql`${v.viewerId}::uuid`;
   const rank = sql`(case when ${v.needle}::text = '' or lower(c.name) like ${v.prefix}::text then 0 else 1 end)`;
   const inBoxes = (lat: SQL, lng: SQL) =>
     sql`${lat} between ${v.south}::float8 and ${v.north}::float8
       and (${lng} between ${v.west1}::float8 and ${v.east1}::float8 or ${lng} between ${v.west2}::float8 and ${v.east2}::float8)`;
-  return sql`${catsWithNewestSighting(sql`${v.viewerId}::uuid`, rank)}
-    where c.id in (select p.cat_id from ${posts} p
-        where p.cat_id is not null and p.deleted_at is null and p.latitude is not null
-          and ${inBoxes(sql`p.latitude`, sql`p.longitude`)}
-          and (${v.beyond}::float8 <= 0
-            or metres_between(p.latitude, p.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8))
-      and c.merged_into is null and c.removed_at is null
+  const beyond = (t: SQL) =>
+    sql`(${v.beyond}::float8 <= 0
+      or metres_between(${t}.latitude, ${t}.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8)`;
+  const named = sql`c.merged_into is null and c.removed_at is null
       and (${v.needle}::text = '' or lower(c.name) like ${v.contains}::text)
-      and ${rank} = ${v.rank}::int
-      and (not ${v.caredFor}::boolean or ${caredForBy(sql`${v.viewerId}::uuid`)})
-      and s.latitude is not null and (s.show_location or s.user_id = ${v.viewerId}::uuid)
-      and ${inBoxes(sql`s.latitude`, sql`s.longitude`)}`;
+      and ${rank} = ${v.rank}::int`;
+  // The cats a viewer cares for are all among those they may see otherwise: none from cat_places.
+  const strangerPlaced = sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
+      false as viewer_is_caretaker, cp.post_id, cp.user_id, cp.latitude, cp.longitude,
+      true as show_location, u.exact_public_location,
+      ${sharedWithMember(viewerId, sql`cp.post_id`)} as shared_with_viewer
+    from ${catPlaces} cp
+    join ${cats} c on c.id = cp.cat_id
+    join ${users} u on u.id = cp.user_id
+    where ${inBoxes(sql`cp.latitude`, sql`cp.longitude`)} and ${beyond(sql`cp`)}
+      and not ${v.caredFor}::boolean and ${named}
+      and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})`;
+  const seenOtherwise = sql`select x.id, x.living, x.home_latitude, x.home_longitude,
+      x.viewer_is_caretaker, x.post_id, x.user_id, x.latitude, x.longitude,
+      x.show_location, x.exact_public_location, x.shared_with_viewer
+    from (${catsWithNewestSighting(viewerId, rank)}
+      where c.id in (
+          select e.cat_id from (${catsSeenOtherwiseBy(viewerId)}) e
+          where exists (select 1 from ${posts} p
+            where p.cat_id = e.cat_id and p.deleted_at is null and p.latitude is not null
+              and ${inBoxes(sql`p.latitude`, sql`p.longitude`)} and ${beyond(sql`p`)}))
+        and ${named}
+        and (not ${v.caredFor}::boolean or ${caredForBy(viewerId)})
+        and s.latitude is not null and (s.show_location or s.user_id = ${viewerId})
+        and ${inBoxes(sql`s.latitude`, sql`s.longitude`)}) x`;
+  return sql`${strangerPlaced} union all ${seenOtherwise}`;
 }
-const placedStatement = preparedSql('cats_placed_in_boxes', placedSql(placed));
+const ringStatement = preparedSql('cats_in_ring', ringSql(placed));
 
 function placedValues(
   viewerId: string,
@@ -469,15 +546,34 @@ function placedValues(
   };
 }
 
-/** catsPlacedInBoxes' statement with its values bound, unprepared (to EXPLAIN it). */
-export const catsPlacedInBoxesQuery = (
+/** catsInRing's statement with its values bound, unprepared (to EXPLAIN it). */
+export const catsInRingQuery = (
   viewerId: string,
   q: string | undefined,
   rank: number,
   boxes: readonly Box[],
   caredFor: boolean,
   beyond: { near: { latitude: number; longitude: number }; metres: number } | null = null,
-): SQL => placedSql(placedValues(viewerId, q, rank, boxes, caredFor, beyond) as unknown as typeof placed);
+): SQL => ringSql(placedValues(viewerId, q, rank, boxes, caredFor, beyond) as unknown as typeof placed);
+
+/**
+ * These cats, each with its newest sighting the viewer may see, as every list reads them (rank given).
+ * Prepared: planning the statement cost more than running it for a page of cats.
+ */
+export async function catsWithNewestSightingByIds(
+  db: Executor,
+  viewerId: string,
+  catIds: readonly string[],
+  rank: number,
+): Promise<CatListRow[]> {
+  if (catIds.length === 0) return [];
+  return rowsOf(await byIdsStatement(db).execute({ viewerId, ids: [...catIds], rank })).map(toListRow);
+}
+const byIdsStatement = preparedSql(
+  'cats_with_newest_sighting_by_ids',
+  sql`${catsWithNewestSighting(sql`${sql.placeholder('viewerId')}::uuid`, sql`${sql.placeholder('rank')}::int`)}
+    where c.id = any(${sql.placeholder('ids')}::uuid[])`,
+);
 
 /**
  * The near list's tail (cats.service.ts › nearestCats): cats of this rank whose newest sighting the

@@ -32,7 +32,8 @@ import {
 } from '../posts/post-view.ts';
 import { selectVisiblePosts, type PostViewRow } from '../posts/posts.repository.ts';
 import { LOCATION_GRID_DEGREES, locationCell } from '../location/location-grid.ts';
-import { hiddenByHome, metresBetween, sightingPlace } from './cat-place.ts';
+import type { LocatedPost } from '../location/location-rule.ts';
+import { hiddenByHome, metresBetween, sightingPlace, type CatHome } from './cat-place.ts';
 import * as suggestions from './post-cat-suggestions.repository.ts';
 import * as repo from './cats.repository.ts';
 
@@ -442,7 +443,6 @@ function nearOrder(a: { rank: number; distance: number; id: string }, b: typeof 
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
 }
-const keyOf = (x: Ranked) => ({ rank: x.row.rank, distance: x.distance, id: x.row.id });
 
 /**
  * How far a sighting's spot can lie from its place as a viewer sees it: half a ~500 m cell's diagonal
@@ -472,7 +472,18 @@ function distanceFor(
   row: repo.CatListRow,
 ) {
   if (!row.sighting) return Number.POSITIVE_INFINITY;
-  const place = sightingPlace(viewer, row, row.viewerIsCaretaker, row.sighting);
+  return placedDistance(viewer, near, row, row.viewerIsCaretaker, row.sighting);
+}
+
+/** The distance from `near` to where the viewer may see this sighting of this cat (cat-place.ts). */
+function placedDistance(
+  viewer: AuthContext,
+  near: { latitude: number; longitude: number },
+  cat: CatHome,
+  viewerIsCaretaker: boolean,
+  sighting: LocatedPost,
+) {
+  const place = sightingPlace(viewer, cat, viewerIsCaretaker, sighting);
   if (place.latitude === null || place.longitude === null) return Number.POSITIVE_INFINITY;
   return metresBetween(near, { latitude: place.latitude, longitude: place.longitude });
 }
@@ -524,7 +535,18 @@ async function nearestCats(
   return found.slice(0, limit);
 }
 
-/** The nearest `wanted` placed cats of the rank after `from`, ring by ring (see nearestCats). */
+/** A cat found in a ring, placed; read in full once it makes the page. */
+interface Candidate {
+  id: string;
+  rank: number;
+  distance: number;
+}
+
+/**
+ * The nearest `wanted` placed cats of the rank after `from`, ring by ring (see nearestCats). A ring
+ * reads a few columns a cat, enough to place it as this viewer may see it (catsInRing); only the cats
+ * that make the page are then read in full.
+ */
 async function placedNear(
   deps: CatsDeps,
   viewer: AuthContext,
@@ -537,23 +559,39 @@ async function placedNear(
 ): Promise<Ranked[]> {
   // Half as far again as the last page reached: about twice its area, where as many cats may lie again.
   let radius = Math.min(WORLD_METRES, Math.max(FIRST_RING_METRES, (from?.distance ?? 0) * 1.5));
+  // After a cursor, a cat can count only if its newest sighting's spot lies beyond the cursor's
+  // distance less a cell's reach: cats seen only nearer in are left in the index.
+  const beyond = from ? { near, metres: from.distance - CELL_REACH_METRES } : null;
   for (;;) {
-    const rows = await repo.catsPlacedInBoxes(
-      deps.db,
-      viewer.userId,
-      q,
+    const boxes = suggestionBoxes(near, radius);
+    const candidates: Candidate[] = (
+      await repo.catsInRing(deps.db, viewer.userId, q, rank, boxes, caredFor, beyond)
+    ).map((r) => ({
+      id: r.id,
       rank,
-      suggestionBoxes(near, radius),
-      caredFor,
-      // After a cursor, a cat can count only if its newest sighting's spot lies beyond the cursor's
-      // distance less a cell's reach: cats seen only nearer in are left in the index.
-      from ? { near, metres: from.distance - CELL_REACH_METRES } : null,
-    );
-    const inRing = rows
-      .map((row) => ({ row, distance: distanceFor(viewer, near, row) }))
-      .filter((x) => x.distance <= radius && (!from || nearOrder(keyOf(x), from) > 0))
-      .sort((a, b) => nearOrder(keyOf(a), keyOf(b)));
-    if (inRing.length >= wanted || radius >= WORLD_METRES) return inRing.slice(0, wanted);
+      distance: placedDistance(viewer, near, r, r.viewerIsCaretaker, r.sighting),
+    }));
+    const inRing = candidates
+      .filter((x) => x.distance <= radius && (!from || nearOrder(x, from) > 0))
+      .sort(nearOrder);
+    if (inRing.length >= wanted || radius >= WORLD_METRES) {
+      const page = inRing.slice(0, wanted);
+      const read = new Map(
+        (
+          await repo.catsWithNewestSightingByIds(
+            deps.db,
+            viewer.userId,
+            page.map((x) => x.id),
+            rank,
+          )
+        ).map((row) => [row.id, row]),
+      );
+      // A cat deleted or merged between the two reads is left out of this page.
+      return page.flatMap((x) => {
+        const row = read.get(x.id);
+        return row ? [{ row, distance: x.distance }] : [];
+      });
+    }
     radius = Math.min(WORLD_METRES, radius * ringGrowth(inRing.length, wanted));
   }
 }

@@ -697,6 +697,68 @@ describe('cats', () => {
       ).json() as CatsResponse;
       expect(forAnn.cats[0]!._id).toBe(offCat.id);
     });
+
+    it("finds the cats a viewer places nearer than a stranger would: hid, cares for, took, or blocked", async () => {
+      // The rings read the cats a stranger would place (cat_places) and, for this viewer, the cats whose
+      // newest sighting they may see is another one. Each cat below was last seen by strangers 50 km
+      // away and, for the viewer alone, at the target: a page of other cats 1.2-3.1 km off stands
+      // between, so each is on the viewer's first page only if its ring found it.
+      const tag = `seen${Math.random().toString(36).slice(2, 6)}`;
+      const viewer = await createUser(t.db);
+      const ann = await createUser(t.db);
+      const blocked = await createUser(t.db);
+      await t.db.insert(blocks).values({ blockerId: blocked.id, blockedId: viewer.id });
+      const target = { latitude: -33.45, longitude: -70.66 };
+      const north = (metres: number) => ({
+        latitude: target.latitude + metres / 111_195,
+        longitude: target.longitude,
+      });
+      const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+      for (let i = 0; i < CATS_PAGE_SIZE; i += 1) {
+        const c = await createCat(t.db, alice.id, { name: `${tag} filler ${i}` });
+        await createPost(t.db, ann.id, { catId: c.id, ...north(1_200 + i * 100), showLocation: true });
+      }
+      const far = north(50_000);
+      const twoSightings = async (name: string, nearBy: string, farBy: string) => {
+        const c = await createCat(t.db, alice.id, { name: `${tag} ${name}` });
+        const near = await createPost(t.db, nearBy, {
+          catId: c.id,
+          ...target,
+          showLocation: true,
+          createdAt: hoursAgo(name === 'cared' || name === 'took' ? 1 : 5),
+        });
+        const away = await createPost(t.db, farBy, {
+          catId: c.id,
+          ...far,
+          showLocation: true,
+          createdAt: hoursAgo(name === 'cared' || name === 'took' ? 5 : 1),
+        });
+        return { cat: c, near, away };
+      };
+      // The viewer hid the newest picture: the one before, at the target, places it for them.
+      const hid = await twoSightings('hid', ann.id, ann.id);
+      await t.db.insert(hiddenPosts).values({ userId: viewer.id, postId: hid.away.id });
+      // The newest picture is by someone who blocked the viewer.
+      const block = await twoSightings('block', ann.id, blocked.id);
+      // A household cat seen at its home: strangers see only the older sighting far away.
+      const cared = await twoSightings('cared', ann.id, ann.id);
+      await t.db
+        .update(cats)
+        .set({ living: 'household', homeLatitude: target.latitude, homeLongitude: target.longitude })
+        .where(eq(cats.id, cared.cat.id));
+      await t.db.insert(catCaretakers).values({ catId: cared.cat.id, userId: viewer.id });
+      // The viewer's own newest picture is held for review: shown to them alone.
+      const took = await twoSightings('took', viewer.id, ann.id);
+      await t.db.update(posts).set({ moderation: 'pending_review' }).where(eq(posts.id, took.near.id));
+
+      const url = `/api/cats?q=${tag}&near=${target.latitude},${target.longitude}`;
+      const special = [hid, block, cared, took].map((x) => x.cat.id);
+      const forViewer = (await api(viewer, 'GET', url)).json() as CatsResponse;
+      expect(forViewer.cats.slice(0, 4).map((c) => c._id).sort()).toEqual([...special].sort());
+      const forStranger = (await api(carol, 'GET', url)).json() as CatsResponse;
+      expect(forStranger.cats).toHaveLength(CATS_PAGE_SIZE);
+      expect(forStranger.cats.filter((c) => special.includes(c._id))).toEqual([]);
+    });
   });
 
   describe('following and caretakers', () => {
