@@ -375,6 +375,10 @@ export interface RingRow {
   homeLatitude: number | null;
   homeLongitude: number | null;
   viewerIsCaretaker: boolean;
+  /** Read from cat_places, nearest first up to the ring's limit (see catsInRing). */
+  fromPlaces: boolean;
+  /** False for a cat merged or removed since its cat_places row was read: not to be listed. */
+  listed: boolean;
   /** The newest sighting the viewer may see (the one a stranger may see, for most cats). */
   sighting: {
     postId: string;
@@ -389,36 +393,47 @@ export interface RingRow {
 
 /**
  * The near list's rings (cats.service.ts › nearestCats): the cats of this rank whose newest sighting
- * the viewer may see lies in the boxes and may be placed by them (located; the location on, or theirs),
- * with only what places them; the service places each as the viewer may see it, measures exactly, and
- * reads in full (catsWithNewestSightingByIds) only the cats that make the page. A superset of the cats
- * placed in the ring, read in two ways:
+ * anyone may see lies in the boxes with its location on (cat_places_place_idx: the latitude the range
+ * scanned, the longitude checked in the index, the cat's id read from it), with only what places them
+ * for the viewer; the service places each, measures exactly, and reads in full
+ * (catsWithNewestSightingByIds) only the cats that make the page. For every cat but those the viewer
+ * may see otherwise (catsSeenOtherwiseBy), that sighting is the viewer's newest too. Those few are read
+ * here the long way: the ones with a live located sighting in the boxes, each one's newest sighting
+ * for the viewer read as every cat list reads it, kept when it lies in the boxes and may place the cat
+ * for them (located; the location on, or theirs).
  *
- * - most cats from cat_places, where their newest sighting anyone may see lies, which is this viewer's
- *   newest too (cat_places_place_idx: the latitude the range scanned, the longitude checked in the
- *   index, the cat's id read from it);
- * - the few this viewer may see otherwise (catsSeenOtherwiseBy) that have a live located sighting in
- *   the boxes, each one's newest sighting for the viewer read as every cat list reads it.
- *
- * `beyond`: only cats with a sighting at least that far from the point (a later page's ring, whose
- * cats all lie beyond the cursor: the sightings nearer in are not read again).
+ * They come nearest `near` first (by their spots), at most `limit` of them: a ring that spans a
+ * continent reads the cats nearest its centre, not all of them. Whether those were enough is the
+ * service's to judge (a place lies within a cell's reach of its spot); it asks again with a higher
+ * limit when not. `beyond`: only cats seen at least `beyond` metres from `near` (a later page's ring,
+ * whose cats all lie beyond the cursor: the sightings nearer in are not read again).
  */
 export async function catsInRing(
   db: Executor,
   viewerId: string,
   q: string | undefined,
   rank: number,
-  boxes: readonly Box[],
+  ring: {
+    near: { latitude: number; longitude: number };
+    boxes: readonly Box[];
+    beyond: number;
+    limit: number;
+  },
   caredFor: boolean,
-  beyond: { near: { latitude: number; longitude: number }; metres: number } | null = null,
 ): Promise<RingRow[]> {
-  const rows = rowsOf(await ringStatement(db).execute(placedValues(viewerId, q, rank, boxes, caredFor, beyond)));
-  return rows.map((r) => ({
+  const rows = rowsOf(await ringStatement(db).execute(placedValues(viewerId, q, rank, ring, caredFor)));
+  return rows.map(toRingRow);
+}
+
+function toRingRow(r: RawRow): RingRow {
+  return {
     id: String(r.id),
     living: String(r.living),
     homeLatitude: numberOrNull(r.home_latitude),
     homeLongitude: numberOrNull(r.home_longitude),
     viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
+    fromPlaces: toBoolean(r.from_places),
+    listed: toBoolean(r.listed),
     sighting: {
       postId: String(r.post_id),
       userId: String(r.user_id),
@@ -428,7 +443,7 @@ export async function catsInRing(
       exactPublicLocation: toBoolean(r.exact_public_location),
       sharedWithViewer: toBoolean(r.shared_with_viewer),
     },
-  }));
+  };
 }
 
 const placed = {
@@ -437,7 +452,6 @@ const placed = {
   prefix: sql.placeholder('prefix'),
   contains: sql.placeholder('contains'),
   rank: sql.placeholder('rank'),
-  caredFor: sql.placeholder('caredFor'),
   south: sql.placeholder('south'),
   north: sql.placeholder('north'),
   west1: sql.placeholder('west1'),
@@ -447,6 +461,8 @@ const placed = {
   lat: sql.placeholder('lat'),
   lng: sql.placeholder('lng'),
   beyond: sql.placeholder('beyond'),
+  limit: sql.placeholder('limit'),
+  caredFor: sql.placeholder('caredFor'),
 };
 
 /**
@@ -467,35 +483,43 @@ function catsSeenOtherwiseBy(viewerId: SQL): SQL {
 
 /**
  * One statement for every ring, query and viewer, prepared (PostgreSQL plans it once per connection;
- * planning it cost about as much as running it): the name filter and rank, and caredFor, are values,
- * and the boxes are one band of latitude with two ranges of longitude (the second matching nothing
- * when one is enough), as suggestionBoxes makes them.
+ * planning it cost about as much as running it): the name filter and rank, caredFor and the limit are
+ * values, and the boxes are one band of latitude with two ranges of longitude (the second matching
+ * nothing when one is enough), as suggestionBoxes makes them.
  */
 function ringSql(v: typeof placed): SQL {
   const viewerId = sql`${v.viewerId}::uuid`;
-  const rank = sql`(case when ${v.needle}::text = '' or lower(c.name) like ${v.prefix}::text then 0 else 1 end)`;
   const inBoxes = (lat: SQL, lng: SQL) =>
     sql`${lat} between ${v.south}::float8 and ${v.north}::float8
       and (${lng} between ${v.west1}::float8 and ${v.east1}::float8 or ${lng} between ${v.west2}::float8 and ${v.east2}::float8)`;
   const beyond = (t: SQL) =>
     sql`(${v.beyond}::float8 <= 0
       or metres_between(${t}.latitude, ${t}.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8)`;
-  const named = sql`c.merged_into is null and c.removed_at is null
-      and (${v.needle}::text = '' or lower(c.name) like ${v.contains}::text)
-      and ${rank} = ${v.rank}::int`;
-  // The cats a viewer cares for are all among those they may see otherwise: none from cat_places.
+  const named = (alias: SQL) => sql`(${v.needle}::text = '' or lower(${alias}.name) like ${v.contains}::text)
+      and (case when ${v.needle}::text = '' or lower(${alias}.name) like ${v.prefix}::text then 0 else 1 end) = ${v.rank}::int`;
+  const rank = sql`(case when ${v.needle}::text = '' or lower(c.name) like ${v.prefix}::text then 0 else 1 end)`;
+  // The name is asked of cats only with a query, before the limit; merged and removed cats are marked,
+  // not left out, after it, so that the limit's rows are the nearest whatever they turn out to be. The
+  // cats a viewer cares for are all among those they may see otherwise: none from cat_places.
   const strangerPlaced = sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
-      false as viewer_is_caretaker, cp.post_id, cp.user_id, cp.latitude, cp.longitude,
+      false as viewer_is_caretaker, true as from_places,
+      c.merged_into is null and c.removed_at is null as listed,
+      cp.post_id, cp.user_id, cp.latitude, cp.longitude,
       true as show_location, u.exact_public_location,
       ${sharedWithMember(viewerId, sql`cp.post_id`)} as shared_with_viewer
-    from ${catPlaces} cp
+    from (select cp.* from ${catPlaces} cp
+      where ${inBoxes(sql`cp.latitude`, sql`cp.longitude`)} and ${beyond(sql`cp`)}
+        and not ${v.caredFor}::boolean
+        and (case when ${v.needle}::text = '' then ${v.rank}::int = 0
+          else exists (select 1 from ${cats} nc where nc.id = cp.cat_id and ${named(sql`nc`)}) end)
+        and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})
+      order by metres_between(cp.latitude, cp.longitude, ${v.lat}::float8, ${v.lng}::float8), cp.cat_id
+      limit ${v.limit}::int) cp
     join ${cats} c on c.id = cp.cat_id
-    join ${users} u on u.id = cp.user_id
-    where ${inBoxes(sql`cp.latitude`, sql`cp.longitude`)} and ${beyond(sql`cp`)}
-      and not ${v.caredFor}::boolean and ${named}
-      and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})`;
+    join ${users} u on u.id = cp.user_id`;
   const seenOtherwise = sql`select x.id, x.living, x.home_latitude, x.home_longitude,
-      x.viewer_is_caretaker, x.post_id, x.user_id, x.latitude, x.longitude,
+      x.viewer_is_caretaker, false as from_places, true as listed,
+      x.post_id, x.user_id, x.latitude, x.longitude,
       x.show_location, x.exact_public_location, x.shared_with_viewer
     from (${catsWithNewestSighting(viewerId, rank)}
       where c.id in (
@@ -503,7 +527,7 @@ function ringSql(v: typeof placed): SQL {
           where exists (select 1 from ${posts} p
             where p.cat_id = e.cat_id and p.deleted_at is null and p.latitude is not null
               and ${inBoxes(sql`p.latitude`, sql`p.longitude`)} and ${beyond(sql`p`)}))
-        and ${named}
+        and c.merged_into is null and c.removed_at is null and ${named(sql`c`)}
         and (not ${v.caredFor}::boolean or ${caredForBy(viewerId)})
         and s.latitude is not null and (s.show_location or s.user_id = ${viewerId})
         and ${inBoxes(sql`s.latitude`, sql`s.longitude`)}) x`;
@@ -515,10 +539,15 @@ function placedValues(
   viewerId: string,
   q: string | undefined,
   rank: number,
-  boxes: readonly Box[],
+  ring: {
+    near: { latitude: number; longitude: number };
+    boxes: readonly Box[];
+    beyond: number;
+    limit: number;
+  },
   caredFor: boolean,
-  beyond: { near: { latitude: number; longitude: number }; metres: number } | null,
 ): Record<keyof typeof placed, unknown> {
+  const { boxes } = ring;
   const [first, second] = boxes;
   if (
     !first ||
@@ -533,16 +562,17 @@ function placedValues(
     prefix: `${likeEscape(needle)}%`,
     contains: `%${likeEscape(needle)}%`,
     rank,
-    caredFor,
     south: first.south,
     north: first.north,
     west1: first.west,
     east1: first.east,
     west2: second ? second.west : 1,
     east2: second ? second.east : 0,
-    lat: beyond?.near.latitude ?? 0,
-    lng: beyond?.near.longitude ?? 0,
-    beyond: beyond?.metres ?? 0,
+    lat: ring.near.latitude,
+    lng: ring.near.longitude,
+    beyond: ring.beyond,
+    limit: ring.limit,
+    caredFor,
   };
 }
 
@@ -551,10 +581,9 @@ export const catsInRingQuery = (
   viewerId: string,
   q: string | undefined,
   rank: number,
-  boxes: readonly Box[],
+  ring: Parameters<typeof catsInRing>[4],
   caredFor: boolean,
-  beyond: { near: { latitude: number; longitude: number }; metres: number } | null = null,
-): SQL => ringSql(placedValues(viewerId, q, rank, boxes, caredFor, beyond) as unknown as typeof placed);
+): SQL => ringSql(placedValues(viewerId, q, rank, ring, caredFor) as unknown as typeof placed);
 
 /**
  * These cats, each with its newest sighting the viewer may see, as every list reads them (rank given).

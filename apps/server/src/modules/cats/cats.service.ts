@@ -451,6 +451,12 @@ function nearOrder(a: { rank: number; distance: number; id: string }, b: typeof 
 const CELL_REACH_METRES = 400;
 /** The first ring's radius; each ring after it reaches further (ringGrowth). */
 const FIRST_RING_METRES = 1_000;
+/**
+ * How many cats of cat_places a ring reads at first, nearest its centre: a page's worth several times
+ * over, so that the nearest page is among them unless the cats are packed tighter than a cell (then the
+ * ring is read again with four times as many).
+ */
+const RING_READ_LIMIT = 128;
 /** Farther than any two points of the Earth lie apart (pi * 6,371 km): a ring this wide holds them all. */
 const WORLD_METRES = 20_100_000;
 
@@ -505,7 +511,9 @@ function placedDistance(
  * (suggestionBoxes: the spot itself, or its cell's centre half a cell away), places each cat as the
  * viewer may see it, and keeps those within R after the cursor. Every placed cat within R is then
  * among them, so once a ring holds `limit` of them, the nearest `limit` are the answer; otherwise the
- * next ring is wider, up to one that spans the globe and holds every placed cat. After a cursor, only
+ * next ring is wider, up to one that spans the globe and holds every placed cat. A ring reads its cats
+ * nearest first up to a limit (RING_READ_LIMIT), so a wide one costs no more than a page's worth of
+ * cats, plus one more read where they are packed too tight to tell. After a cursor, only
  * cats with a sighting beyond its distance less a cell's reach are read (CELL_REACH_METRES): a later
  * page reads a ring, not the disc inside it again. The unplaced cats of
  * the rank follow by id (catsMaybeUnplaced, the one read of every cat of the rank, reached only at the
@@ -535,13 +543,6 @@ async function nearestCats(
   return found.slice(0, limit);
 }
 
-/** A cat found in a ring, placed; read in full once it makes the page. */
-interface Candidate {
-  id: string;
-  rank: number;
-  distance: number;
-}
-
 /**
  * The nearest `wanted` placed cats of the rank after `from`, ring by ring (see nearestCats). A ring
  * reads a few columns a cat, enough to place it as this viewer may see it (catsInRing); only the cats
@@ -561,19 +562,38 @@ async function placedNear(
   let radius = Math.min(WORLD_METRES, Math.max(FIRST_RING_METRES, (from?.distance ?? 0) * 1.5));
   // After a cursor, a cat can count only if its newest sighting's spot lies beyond the cursor's
   // distance less a cell's reach: cats seen only nearer in are left in the index.
-  const beyond = from ? { near, metres: from.distance - CELL_REACH_METRES } : null;
+  const beyond = from ? from.distance - CELL_REACH_METRES : 0;
+  let limit = RING_READ_LIMIT;
   for (;;) {
-    const boxes = suggestionBoxes(near, radius);
-    const candidates: Candidate[] = (
-      await repo.catsInRing(deps.db, viewer.userId, q, rank, boxes, caredFor, beyond)
-    ).map((r) => ({
-      id: r.id,
+    const rows = await repo.catsInRing(
+      deps.db,
+      viewer.userId,
+      q,
       rank,
-      distance: placedDistance(viewer, near, r, r.viewerIsCaretaker, r.sighting),
-    }));
-    const inRing = candidates
+      { near, boxes: suggestionBoxes(near, radius), beyond, limit },
+      caredFor,
+    );
+    const inRing = rows
+      .filter((r) => r.listed)
+      .map((r) => ({
+        id: r.id,
+        rank,
+        distance: placedDistance(viewer, near, r, r.viewerIsCaretaker, r.sighting),
+      }))
       .filter((x) => x.distance <= radius && (!from || nearOrder(x, from) > 0))
       .sort(nearOrder);
+    // The cats from cat_places came nearest first, by their spots, up to the limit. Those left unread
+    // lie at least as far as the last one read, so each one's place at least a cell's reach less
+    // (cat-place.ts): enough were read when that is beyond the page's last cat, or beyond the ring.
+    const fromPlaces = rows.filter((r) => r.fromPlaces);
+    if (fromPlaces.length >= limit) {
+      const lastSpot = Math.max(...fromPlaces.map((r) => metresBetween(near, r.sighting)));
+      const reached = inRing.length >= wanted ? inRing[wanted - 1]!.distance : radius;
+      if (!(lastSpot - CELL_REACH_METRES - 1 > reached)) {
+        limit *= 4;
+        continue;
+      }
+    }
     if (inRing.length >= wanted || radius >= WORLD_METRES) {
       const page = inRing.slice(0, wanted);
       const read = new Map(

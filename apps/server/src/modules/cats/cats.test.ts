@@ -698,6 +698,31 @@ describe('cats', () => {
       expect(forAnn.cats[0]!._id).toBe(offCat.id);
     });
 
+    it('reads a ring again when more cats than it read at first share the cells at its edge', async () => {
+      // A ring reads the cats of cat_places nearest first by their spots, up to 128 (RING_READ_LIMIT).
+      // Here 140 cats share one ~500 m cell: a stranger sees them all at its centre, equally far, so
+      // the page holds the smallest ids, and those belong to the cats whose spots lie farthest, past
+      // the first 128. Only a second read, with a higher limit, finds them.
+      const tag = `dense${Math.random().toString(36).slice(2, 6)}`;
+      const ann = await createUser(t.db);
+      const centre = approximateLocation(48.85, 2.35);
+      const near = { latitude: centre.latitude! - 400 / 111_195, longitude: centre.longitude! };
+      const ids: string[] = [];
+      for (let i = 0; i < 140; i += 1) {
+        // Farther north, farther from `near`, and a smaller id.
+        const id = `00000000-0000-4000-8000-${tag.slice(-4).replace(/[^0-9a-f]/g, '0')}${String(9000 - i).padStart(8, '0')}`;
+        const cat = await createCat(t.db, alice.id, { id, name: `${tag} ${i}` });
+        const spot = { latitude: centre.latitude! + ((i - 70) * 1) / 111_195, longitude: centre.longitude! };
+        await createPost(t.db, ann.id, { catId: cat.id, ...spot, showLocation: true });
+        ids.push(id);
+      }
+      const res = await api(carol, 'GET', `/api/cats?q=${tag}&near=${near.latitude},${near.longitude}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = (res.json() as CatsResponse).cats.map((c) => c._id);
+      expect(page).toEqual([...ids].sort().slice(0, CATS_PAGE_SIZE));
+      expect(page).toContain(ids[139]);
+    });
+
     it("finds the cats a viewer places nearer than a stranger would: hid, cares for, took, or blocked", async () => {
       // The rings read the cats a stranger would place (cat_places) and, for this viewer, the cats whose
       // newest sighting they may see is another one. Each cat below was last seen by strangers 50 km
