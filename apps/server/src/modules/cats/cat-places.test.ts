@@ -95,10 +95,17 @@ describe('cat_places', () => {
     await t.db.update(posts).set({ showLocation: true }).where(eq(posts.id, newest.id));
     expect(await placeOf(cat.id)).toEqual(at(newest, 2));
     // Held for review, removed, or by a suspended author: strangers see the one before.
-    for (const hidden of [{ moderation: 'pending_review' }, { moderation: 'removed' }, { authorSuspended: true }]) {
+    for (const hidden of [
+      { moderation: 'pending_review' },
+      { moderation: 'removed' },
+      { authorSuspended: true },
+    ]) {
       await t.db.update(posts).set(hidden).where(eq(posts.id, newest.id));
       expect(await placeOf(cat.id), JSON.stringify(hidden)).toEqual(at(seen, 1));
-      await t.db.update(posts).set({ moderation: null, authorSuspended: false }).where(eq(posts.id, newest.id));
+      await t.db
+        .update(posts)
+        .set({ moderation: null, authorSuspended: false })
+        .where(eq(posts.id, newest.id));
       expect(await placeOf(cat.id)).toEqual(at(newest, 2));
     }
     // No place at all for an unlocated newest sighting.
@@ -122,7 +129,10 @@ describe('cat_places', () => {
     });
     expect(await placeOf(cat.id)).toEqual(at(nearHome, 0));
     const home = { homeLatitude: spot(0).latitude + 0.001, homeLongitude: spot(0).longitude }; // ~110 m
-    await t.db.update(cats).set({ living: 'household', ...home }).where(eq(cats.id, cat.id));
+    await t.db
+      .update(cats)
+      .set({ living: 'household', ...home })
+      .where(eq(cats.id, cat.id));
     expect(await placeOf(cat.id)).toEqual(at(away, 20));
     // A community cat's home point hides nothing.
     await t.db.update(cats).set({ living: 'community' }).where(eq(cats.id, cat.id));

@@ -723,7 +723,7 @@ describe('cats', () => {
       expect(page).toContain(ids[139]);
     });
 
-    it("finds the cats a viewer places nearer than a stranger would: hid, cares for, took, or blocked", async () => {
+    it('finds the cats a viewer places nearer than a stranger would: hid, cares for, took, or blocked', async () => {
       // The rings read the cats a stranger would place (cat_places) and, for this viewer, the cats whose
       // newest sighting they may see is another one. Each cat below was last seen by strangers 50 km
       // away and, for the viewer alone, at the target: a page of other cats 1.2-3.1 km off stands
@@ -779,7 +779,12 @@ describe('cats', () => {
       const url = `/api/cats?q=${tag}&near=${target.latitude},${target.longitude}`;
       const special = [hid, block, cared, took].map((x) => x.cat.id);
       const forViewer = (await api(viewer, 'GET', url)).json() as CatsResponse;
-      expect(forViewer.cats.slice(0, 4).map((c) => c._id).sort()).toEqual([...special].sort());
+      expect(
+        forViewer.cats
+          .slice(0, 4)
+          .map((c) => c._id)
+          .sort(),
+      ).toEqual([...special].sort());
       const forStranger = (await api(carol, 'GET', url)).json() as CatsResponse;
       expect(forStranger.cats).toHaveLength(CATS_PAGE_SIZE);
       expect(forStranger.cats.filter((c) => special.includes(c._id))).toEqual([]);
