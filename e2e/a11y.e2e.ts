@@ -34,6 +34,8 @@ describe('accessibility', () => {
   let browser: Browser;
   let seeded: Neighbourhood;
   const contexts: BrowserContext[] = [];
+  /** The member, signed in once through the login screen; each test opens its pages here. */
+  let member: BrowserContext;
 
   beforeAll(async () => {
     tiles = await startTileServer();
@@ -42,6 +44,13 @@ describe('accessibility', () => {
       launchBrowser(),
     ]);
     seeded = await seedNeighbourhood(server.url);
+    // One sign-in for the file instead of one per test and combination (a third of a sweep's set-up on
+    // a busy machine). One context rather than a shared storageState: the refresh cookie rotates, and
+    // a copy used after its rotation would count as a stolen token.
+    member = await newPatientContext();
+    const page = await member.newPage();
+    await loginThroughUi(page, seeded.member.email, seeded.member.password, { remember: true });
+    await page.close();
   });
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
@@ -50,18 +59,29 @@ describe('accessibility', () => {
     await tiles?.close();
   });
 
+  async function newPatientContext(): Promise<BrowserContext> {
+    const context = await browser.newContext({ baseURL: server.url, viewport: DESKTOP });
+    contexts.push(context);
+    context.setDefaultTimeout(60_000);
+    return context;
+  }
+
+  /**
+   * A new page at this width and colour scheme: a visitor's in a context of its own, or one in the
+   * member's signed-in context. setViewportSize and emulateMedia set what the context's viewport and
+   * colorScheme options would (the screen's size follows the viewport in both).
+   */
   async function openPage(
     viewport: { width: number; height: number },
     signedIn: boolean,
     colorScheme: 'light' | 'dark' = 'light',
   ): Promise<Page> {
-    const context = await browser.newContext({ baseURL: server.url, viewport, colorScheme });
-    contexts.push(context);
-    context.setDefaultTimeout(60_000);
-    const page = await context.newPage();
-    if (signedIn) {
-      await loginThroughUi(page, seeded.member.email, seeded.member.password, { remember: true });
-    }
+    // The member's earlier page closes first (a failed test's stays open for its report till then):
+    // two tabs of one session would refresh it on their own.
+    if (signedIn) await Promise.all(member.pages().map((p) => p.close()));
+    const page = await (signedIn ? member : await newPatientContext()).newPage();
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ colorScheme });
     return page;
   }
 

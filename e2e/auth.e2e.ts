@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@cats/contracts';
 import { DESKTOP, launchBrowser, newContext, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { loginThroughUi, newUser, signUp } from './support/api.ts';
 
@@ -27,9 +27,7 @@ describe('accounts in the browser', () => {
   const focusedLabel = (page: Page) =>
     page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? '');
   async function axeViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const result = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
   }
 

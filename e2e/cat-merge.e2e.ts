@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type {
@@ -11,6 +10,7 @@ import type {
   PostDetail,
 } from '@cats/contracts';
 import { DESKTOP, launchBrowser, PHONE, screenshot, animationsSettled } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { signedInPage } from './support/api.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { apiCall, apiCreatePost, apiUser, fixture, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
@@ -53,9 +53,7 @@ describe('cat suggestions and merges', () => {
   const settled = animationsSettled;
 
   async function axeViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const result = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
   }
 

@@ -1,10 +1,10 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CatSightingsResponse, PagedPostsResponse, Post } from '@cats/contracts';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { signedInPage } from './support/api.ts';
 import { apiCall, apiUser, fixture, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
 import { startServer, type RunningServer } from './support/server.ts';
@@ -52,7 +52,7 @@ describe('which cat is this', () => {
 
   /** What axe-core finds in the question (WCAG 2.0-2.2 A and AA, and its best practices). */
   async function axeViolations(page: Page): Promise<string[]> {
-    const results = await new AxeBuilder({ page })
+    const results = await axeOn(page)
       .include('.cat-choice')
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();

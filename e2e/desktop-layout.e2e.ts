@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, DESKTOP, PHONE } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { loginThroughUi } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, type SessionUser } from './support/posts.ts';
@@ -85,7 +85,7 @@ describe('desktop layout', () => {
   }
 
   async function violations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    const result = await axeOn(page).withTags(AXE_TAGS).analyze();
     return result.violations.map(
       (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );

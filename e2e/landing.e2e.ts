@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DESKTOP, launchBrowser, newContext, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 
 /** Issue 2, point 11: the public pages of the app shell (spec sections 1 and 2). */
@@ -26,9 +26,7 @@ describe('landing page and public screens', () => {
 
   /** WCAG 2.1 AA rules of axe-core; returns the violations as 'rule: target' lines for a readable failure. */
   async function axeViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const result = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
   }
 

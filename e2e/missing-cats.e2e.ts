@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type {
@@ -8,6 +7,7 @@ import type {
   NotificationsResponse,
 } from '@cats/contracts';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { loginThroughUi } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, fixture, type SessionUser } from './support/posts.ts';
 import { startServer, type RunningServer } from './support/server.ts';
@@ -88,7 +88,7 @@ describe('missing cats', () => {
 
   /** axe (as a11y.e2e.ts runs it) finds nothing on the screen as it is now. */
   const axeClean = async (page: Page) => {
-    const result = await new AxeBuilder({ page })
+    const result = await axeOn(page)
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();
     expect(

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { APPEAL_MESSAGES } from '@cats/contracts';
 import { DESKTOP, newContext, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { serverAndBrowser } from './support/suite.ts';
 import { apiLogin, signedInPage } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, card, type SessionUser } from './support/posts.ts';
@@ -18,9 +18,7 @@ describe('moderation decisions and appeals', () => {
   const suite = serverAndBrowser();
 
   async function axeViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const result = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
   }
 

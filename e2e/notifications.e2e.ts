@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { NotificationPreferences, Post, UnreadCountResponse } from '@cats/contracts';
 import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { serverAndBrowser } from './support/suite.ts';
 import { DEMO, signedInPage } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, type SessionUser } from './support/posts.ts';
@@ -32,9 +32,7 @@ describe('notifications', () => {
     page.getByRole('list', { name: 'Notifications' }).getByRole('link', { name: text });
 
   async function axeViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const result = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
   }
 

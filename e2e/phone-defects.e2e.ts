@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
 import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { serverAndBrowser } from './support/suite.ts';
 import { apiLogin, newUser, signedInPage, signUp } from './support/api.ts';
 import { apiCreatePost, apiUser, fixture } from './support/posts.ts';
@@ -168,9 +168,7 @@ describe('phone defects', () => {
 
   it('leaves no axe violation on Spot after a crop: the file input keeps a name', async () => {
     const page = await cropOnSpot(PHONE);
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const result = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     expect(result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual(
       [],
     );

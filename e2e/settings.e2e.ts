@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { MyProfileResponse } from '@cats/contracts';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { axeOn } from './support/screens.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { waitForMail } from './support/outbox.ts';
 import {
@@ -55,9 +55,7 @@ describe('settings', () => {
     return res.status;
   }
   async function axeViolations(page: Page): Promise<string[]> {
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
+    const result = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
   }
 
