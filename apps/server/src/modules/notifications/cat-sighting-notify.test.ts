@@ -198,6 +198,29 @@ describe('cat sighting notifications', () => {
     expect(await api.all(follower!)).toEqual([]);
   });
 
+  it('shows nothing about a cat a moderator removed, and shows it again when the cat is restored', async () => {
+    const [carer, follower, author] = await users(3);
+    const removed = await createCat(t.db, carer!.id);
+    const live = await createCat(t.db, carer!.id);
+    await api.follow(follower!, removed.id);
+    await api.follow(follower!, live.id);
+    const hiddenPost = (await createPost(t.db, author!.id, { catId: removed.id })).id;
+    const shownPost = (await createPost(t.db, author!.id, { catId: live.id })).id;
+    expect((await sightings(follower!)).map((n) => n.post?._id).sort()).toEqual(
+      [hiddenPost, shownPost].sort(),
+    );
+
+    await t.db.execute(sql`update cats set removed_at = now() where id = ${removed.id}`);
+    expect((await sightings(follower!)).map((n) => n.post?._id)).toEqual([shownPost]);
+    expect(await api.unread(follower!)).toBe(1);
+    // The rows stay (a moderator may restore the cat): only what is shown changes.
+    expect(await rowsAbout(hiddenPost)).toHaveLength(2);
+
+    await t.db.execute(sql`update cats set removed_at = null where id = ${removed.id}`);
+    expect(await sightings(follower!)).toHaveLength(2);
+    expect(await api.unread(follower!)).toBe(2);
+  });
+
   it("near a household cat's home tells its caretakers without a place, and shows followers nothing", async () => {
     const [carer, follower, author] = await users(3);
     const cat = await createCat(t.db, carer!.id, {
