@@ -20,6 +20,7 @@ import {
   sharedWithMember,
   usersBlockedWith,
 } from '../social/visibility.ts';
+import type { LocatedPost } from '../location/location-rule.ts';
 
 /**
  * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer
@@ -379,16 +380,8 @@ export interface RingRow {
   fromPlaces: boolean;
   /** False for a cat merged or removed since its cat_places row was read: not to be listed. */
   listed: boolean;
-  /** The newest sighting the viewer may see (the one a stranger may see, for most cats). */
-  sighting: {
-    postId: string;
-    userId: string;
-    latitude: number;
-    longitude: number;
-    showLocation: boolean;
-    exactPublicLocation: boolean;
-    sharedWithViewer: boolean;
-  };
+  /** The newest sighting the viewer may see (the one a stranger may see, for most cats): always located. */
+  sighting: LocatedPost & { postId: string; latitude: number; longitude: number };
 }
 
 /**
@@ -495,9 +488,12 @@ function ringSql(v: typeof placed): SQL {
   const beyond = (t: SQL) =>
     sql`(${v.beyond}::float8 <= 0
       or metres_between(${t}.latitude, ${t}.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8)`;
+  // A name's rank: 0 when it starts with the query (or there is none), 1 when it only contains it.
+  const rankOf = (alias: SQL) =>
+    sql`(case when ${v.needle}::text = '' or lower(${alias}.name) like ${v.prefix}::text then 0 else 1 end)`;
   const named = (alias: SQL) => sql`(${v.needle}::text = '' or lower(${alias}.name) like ${v.contains}::text)
-      and (case when ${v.needle}::text = '' or lower(${alias}.name) like ${v.prefix}::text then 0 else 1 end) = ${v.rank}::int`;
-  const rank = sql`(case when ${v.needle}::text = '' or lower(c.name) like ${v.prefix}::text then 0 else 1 end)`;
+      and ${rankOf(alias)} = ${v.rank}::int`;
+  const rank = rankOf(sql`c`);
   // The name is asked of cats only with a query, before the limit; merged and removed cats are marked,
   // not left out, after it, so that the limit's rows are the nearest whatever they turn out to be. The
   // cats a viewer cares for are all among those they may see otherwise: none from cat_places.
