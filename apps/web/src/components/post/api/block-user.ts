@@ -6,6 +6,7 @@ import { showToast } from '../../toast.tsx';
 import { commentKeys } from './query-keys.ts';
 import { removePostsFromCaches } from './post-cache.ts';
 import { undoWith } from './undo.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 export const blockUser = (currentUserId: string | null, blockedUser: Post['user'], postId?: string) =>
   api<unknown>('/api/profile/blockUser/', { method: 'PUT', body: { currentUserId, blockedUser, postId } });
@@ -49,6 +50,6 @@ export function useUnblockUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: unblockUser,
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => refetchAfterWrite(queryClient),
   });
 }

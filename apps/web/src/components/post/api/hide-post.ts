@@ -4,6 +4,7 @@ import { useAuth } from '../../../lib/auth-store.ts';
 import { showToast } from '../../toast.tsx';
 import { removePostsFromCaches } from './post-cache.ts';
 import { undoWith } from './undo.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 export const hidePost = (postId: string, currentUserId: string | null) =>
   api<unknown>(`/api/posts/hidePost/${encodeURIComponent(postId)}`, {
@@ -38,6 +39,6 @@ export function useUnhidePost() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: unhidePost,
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => refetchAfterWrite(queryClient),
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RestorePostResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 import { removePostsFromCaches } from './post-cache.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 export const restorePost = (postId: string) =>
   api<RestorePostResponse>(`/api/posts/${encodeURIComponent(postId)}/restore`, { method: 'POST' });
@@ -17,7 +18,7 @@ export function useRestorePost() {
     onSuccess: async (_data, postId) => {
       // The trash list is post-shaped too: out of it at once.
       removePostsFromCaches(queryClient, (p) => p._id === postId);
-      await queryClient.invalidateQueries();
+      await refetchAfterWrite(queryClient);
     },
   });
 }

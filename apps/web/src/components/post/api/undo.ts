@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { showToast } from '../../toast.tsx';
 import { errorMessage } from './errors.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 /**
  * A toast's Undo (hide, block, delete): the call that reverses the action, then every list reloads,
@@ -14,7 +15,7 @@ export async function undoWith(
 ): Promise<void> {
   try {
     await reverse();
-    await queryClient.invalidateQueries();
+    await refetchAfterWrite(queryClient);
     onUndone?.();
   } catch (err) {
     showToast({ message: `Could not undo: ${errorMessage(err)}` });

@@ -2,6 +2,7 @@ import type { MyProfileResponse } from '@cats/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { myProfileKey } from '../../../lib/my-profile.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 /**
  * PUT /api/profile/settings/location-privacy {exactPublicLocation}. Optimistic: the switch moves at once
@@ -26,6 +27,6 @@ export function useSetLocationPrivacy() {
       if (context?.previous) queryClient.setQueryData(key, context.previous);
     },
     // Post locations everywhere are shown according to this choice.
-    onSettled: () => queryClient.invalidateQueries(),
+    onSettled: () => refetchAfterWrite(queryClient),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 /** DELETE /api/profile/blockUser/{userId}: their posts come back in every list, so refetch them all. */
 export function useUnblockUser() {
@@ -7,6 +8,6 @@ export function useUnblockUser() {
   return useMutation({
     mutationFn: (userId: string) =>
       api<unknown>(`/api/profile/blockUser/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => refetchAfterWrite(queryClient),
   });
 }

@@ -8,6 +8,7 @@ import {
 import type { CatHistoryResponse, CatsResponse, MergeCatsResponse, UndoMergeResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 import { catKeys } from '../../../components/cats/api/query-keys.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 const catPath = (catId: string) => `/api/cats/${encodeURIComponent(catId)}`;
 const historyKey = (catId: string) => [...catKeys.all, 'history', catId] as const;
@@ -61,7 +62,7 @@ export function useMergeCats(catId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (duplicateCatId: string) => mergeCats(catId, duplicateCatId),
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => refetchAfterWrite(queryClient),
   });
 }
 
@@ -69,6 +70,6 @@ export function useUndoMerge(catId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (mergeId: string) => undoMerge(catId, mergeId),
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => refetchAfterWrite(queryClient),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiUpload } from '../../../lib/api-client.ts';
+import { refetchAfterWrite } from '../../../lib/refetch-after-write.ts';
 
 interface UpdatePictureResponse {
   profilePicUrl: string;
@@ -20,6 +21,6 @@ export function useUpdatePicture() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updatePicture,
-    onSuccess: () => queryClient.invalidateQueries(),
+    onSuccess: () => refetchAfterWrite(queryClient),
   });
 }
