@@ -98,6 +98,7 @@ export const routes: RouteObject[] = [
                 path: 'posts/:postId',
                 ...memberPage(() => import('../features/post/routes/post-page.tsx')),
               },
+              { path: 'cats', ...memberPage(() => import('../features/cats/routes/cats-page.tsx')) },
               { path: 'cats/:catId', ...memberPage(() => import('../features/cats/routes/cat-page.tsx')) },
               { path: 'groups', ...memberPage(() => import('../features/groups/routes/groups-page.tsx')) },
               {

@@ -2,6 +2,7 @@ import 'leaflet/dist/leaflet.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LatLngBounds, TileErrorEvent } from 'leaflet';
 import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   MAP_MAX_ZOOM,
@@ -26,6 +27,7 @@ import { MarkerLayer, type MarkerActions } from './marker-layer.tsx';
 import { MissingPins } from './missing-pins.tsx';
 import { PostDetailDialog, type Selection } from './post-detail-dialog.tsx';
 import { Message } from '../../../i18n/message.tsx';
+import { PawIcon } from '../../../components/icons.tsx';
 
 const NO_ALERTS: MissingAlert[] = [];
 
@@ -210,6 +212,11 @@ export default function ExploreMap() {
             />
           </p>
         )}
+        {/* The neighbourhood's cats as a list, searchable by name (cats-page.tsx). */}
+        <Link className="explore-map__cats-link" to="/cats">
+          <PawIcon size={18} />
+          <Message id="explore.map.catsLink" defaultMessage="All cats" />
+        </Link>
         {explore.data && missing.data?.truncated && (
           <p className="explore-map__note" role="status">
             <Message
