@@ -98,11 +98,11 @@ export const cats = pgTable(
  * Where a stranger would place each cat (issue 26, the list nearest first): the cat's newest sighting
  * that anyone may see, when that sighting shows a place to people other than its author. "Anyone":
  * live, neither moderated nor by a suspended author, and not kept near a household cat's home
- * (sighting_kept_from with no viewer). Kept by triggers on posts and cats (migration 0032), so a ring of
- * the list reads the cats placed in it by this index instead of every cat with some sighting there.
+ * (sighting_kept_from with no viewer). Kept by triggers on posts and cats (migration 0032), so the near
+ * list reads the cats nearest a point from this table's index instead of every cat's sightings.
  * A viewer whose own newest sighting of a cat may differ from this one (they took a picture of it, care
  * for it, hid its sighting, or share a block with a sighting's author) has that cat read the long way
- * (cats.repository.ts › catsInRing). No foreign key to the post: a deleted post is replaced by
+ * (cats.repository.ts › catsSeenOtherwiseNear). No foreign key to the post: a deleted post is replaced by
  * the statement trigger that sees it go.
  */
 export const catPlaces = pgTable(
@@ -117,8 +117,9 @@ export const catPlaces = pgTable(
     latitude: doublePrecision('latitude').notNull(),
     longitude: doublePrecision('longitude').notNull(),
   },
-  // A ring is a band of latitude with the longitude checked in the index, the cat read from it.
-  (t) => [index('cat_places_place_idx').on(t.latitude, t.longitude, t.catId)],
+  // The near list reads the cats nearest a point first (cats.repository.ts › catsPlacedNearest): a GiST
+  // index on the spot as a point hands rows out by distance (`<->`) without sorting the rest.
+  (t) => [index('cat_places_point_idx').using('gist', sql`point(${t.longitude}, ${t.latitude})`)],
 );
 
 /** Who may edit a cat: its creator first, then whoever a caretaker adds. A cat keeps at least one. */

@@ -102,7 +102,7 @@ export const posts = pgTable(
     index('posts_cat_sightings_place_idx')
       .on(t.latitude, t.longitude, t.createdAt, t.showLocation, t.userId, t.catId, t.id)
       .where(sql`${t.catId} is not null and ${t.deletedAt} is null and ${t.latitude} is not null`),
-    // The cats someone took live pictures of (cats.repository.ts › catsInRing: the cats whose
+    // The cats someone took live pictures of (cats.repository.ts › catsSeenOtherwiseNear: the cats whose
     // newest sighting may differ for them from a stranger's).
     index('posts_user_cats_idx')
       .on(t.userId, t.catId)

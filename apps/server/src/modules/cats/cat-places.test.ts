@@ -7,8 +7,8 @@ import { createCat, createPost, createUser, type CreatedUser } from '../../../te
 
 /**
  * cat_places (migration 0032): where a stranger would place each cat, its newest sighting anyone may
- * see, kept by triggers. The list nearest first reads its rings from it (cats.repository.ts ›
- * catsInRing), so a row that lags behind a change would leave a cat out of the list. Every
+ * see, kept by triggers. The list nearest first reads its cats from it (cats.repository.ts ›
+ * catsPlacedNearest), so a row that lags behind a change would leave a cat out of the list. Every
  * change that can move a stranger's newest sighting is made here and the row read back.
  */
 describe('cat_places', () => {

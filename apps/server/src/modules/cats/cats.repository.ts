@@ -369,63 +369,112 @@ export async function listCatsWithNewestSighting(
   return rowsOf(result).map(toListRow);
 }
 
-/** A cat found in a ring of the near list, with what places it for the viewer (cat-place.ts). */
-export interface RingRow {
+/** A cat found for the near list, with what places it for the viewer (cat-place.ts). */
+export interface NearRow {
   id: string;
   living: string;
   homeLatitude: number | null;
   homeLongitude: number | null;
   viewerIsCaretaker: boolean;
-  /** Read from cat_places, nearest first up to the ring's limit (see catsInRing). */
-  fromPlaces: boolean;
   /** False for a cat merged or removed since its cat_places row was read: not to be listed. */
   listed: boolean;
   /** The newest sighting the viewer may see (the one a stranger may see, for most cats): always located. */
   sighting: LocatedPost & { postId: string; latitude: number; longitude: number };
 }
 
+/** A cat of cat_places, read nearest first: with how far its spot lies from `near` in degrees. */
+export interface PlacedRow extends NearRow {
+  /** The spot's distance from `near` on the plane of longitude and latitude (GiST's `<->` on points). */
+  degrees: number;
+}
+
+interface NearQuery {
+  near: { latitude: number; longitude: number };
+  /** Only cats seen at least this many metres from `near` (a later page: the nearer ones were listed). */
+  beyond: number;
+}
+
 /**
- * The near list's rings (cats.service.ts › nearestCats): the cats of this rank whose newest sighting
- * anyone may see lies in the boxes with its location on (cat_places_place_idx: the latitude the range
- * scanned, the longitude checked in the index, the cat's id read from it), with only what places them
- * for the viewer; the service places each, measures exactly, and reads in full
- * (catsWithNewestSightingByIds) only the cats that make the page. For every cat but those the viewer
- * may see otherwise (catsSeenOtherwiseBy), that sighting is the viewer's newest too. Those few are read
- * here the long way: the ones with a live located sighting in the boxes, each one's newest sighting
- * for the viewer read as every cat list reads it, kept when it lies in the boxes and may place the cat
- * for them (located; the location on, or theirs).
+ * The near list's cats of this rank whose newest sighting anyone may see shows a place (cat_places),
+ * nearest `near` first by their spots, at most `limit`, leaving out the cats the viewer may see
+ * otherwise (catsSeenOtherwiseBy: for those, another sighting may count; catsSeenOtherwiseNear reads
+ * them). For every other cat that sighting is the viewer's newest too, so these few columns place it
+ * (cats.service.ts › placedNear).
  *
- * They come nearest `near` first (by their spots), at most `limit` of them: a ring that spans a
- * continent reads the cats nearest its centre, not all of them. Whether those were enough is the
- * service's to judge (a place lies within a cell's reach of its spot); it asks again with a higher
- * limit when not. `beyond`: only cats seen at least `beyond` metres from `near` (a later page's ring,
- * whose cats all lie beyond the cursor: the sightings nearer in are not read again).
+ * The order comes from cat_places_point_idx, a GiST index on point(longitude, latitude): it hands the
+ * rows out nearest first in degrees, without reading or sorting the rest, however far they spread. A
+ * degree of longitude spans fewer metres away from the equator, so the order is not quite the order in
+ * metres; the service knows how far in metres the unread rows must lie (degreesToMetresFloor).
  */
-export async function catsInRing(
+export async function catsPlacedNearest(
   db: Executor,
   viewerId: string,
   q: string | undefined,
   rank: number,
-  ring: {
-    near: { latitude: number; longitude: number };
-    boxes: readonly Box[];
-    beyond: number;
-    limit: number;
-  },
+  query: NearQuery & { limit: number },
   caredFor: boolean,
-): Promise<RingRow[]> {
-  const rows = rowsOf(await ringStatement(db).execute(placedValues(viewerId, q, rank, ring, caredFor)));
-  return rows.map(toRingRow);
+): Promise<PlacedRow[]> {
+  const rows = rowsOf(
+    await placedNearestStatement(db).execute({
+      ...nameValues(q),
+      viewerId,
+      rank,
+      lat: query.near.latitude,
+      lng: query.near.longitude,
+      beyond: query.beyond,
+      limit: query.limit,
+      caredFor,
+    }),
+  );
+  return rows.map((r) => ({ ...toNearRow(r), degrees: Number(r.degrees) }));
 }
 
-function toRingRow(r: RawRow): RingRow {
+/**
+ * catsPlacedNearest's cats whose spots lie in the boxes (suggestionBoxes), in no order: where the
+ * index's order in degrees cannot tell whether the cats left unread lie beyond the page (far from the
+ * equator, where a degree of longitude is short; across the 180th meridian), the page's disc is read
+ * whole instead. Through the same GiST index (`<@ box`).
+ */
+export async function catsPlacedInBoxes(
+  db: Executor,
+  viewerId: string,
+  q: string | undefined,
+  rank: number,
+  query: NearQuery & { boxes: readonly Box[] },
+  caredFor: boolean,
+): Promise<NearRow[]> {
+  return rowsOf(
+    await placedInBoxesStatement(db).execute(seenOtherwiseValues(viewerId, q, rank, query, caredFor)),
+  ).map(toNearRow);
+}
+
+/**
+ * The near list's cats of this rank that the viewer may see otherwise than a stranger
+ * (catsSeenOtherwiseBy) with a live located sighting in the boxes, each with its newest sighting for
+ * the viewer as every cat list reads it, kept when that one lies in the boxes and may place the cat for
+ * them (located; the location on, or theirs). The boxes (suggestionBoxes) hold every spot whose place
+ * for the viewer can lie within the radius the service asks about.
+ */
+export async function catsSeenOtherwiseNear(
+  db: Executor,
+  viewerId: string,
+  q: string | undefined,
+  rank: number,
+  query: NearQuery & { boxes: readonly Box[] },
+  caredFor: boolean,
+): Promise<NearRow[]> {
+  return rowsOf(
+    await seenOtherwiseStatement(db).execute(seenOtherwiseValues(viewerId, q, rank, query, caredFor)),
+  ).map(toNearRow);
+}
+
+function toNearRow(r: RawRow): NearRow {
   return {
     id: String(r.id),
     living: String(r.living),
     homeLatitude: numberOrNull(r.home_latitude),
     homeLongitude: numberOrNull(r.home_longitude),
     viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
-    fromPlaces: toBoolean(r.from_places),
     listed: toBoolean(r.listed),
     sighting: {
       postId: String(r.post_id),
@@ -439,24 +488,33 @@ function toRingRow(r: RawRow): RingRow {
   };
 }
 
-const placed = {
+const near = {
   viewerId: sql.placeholder('viewerId'),
   needle: sql.placeholder('needle'),
   prefix: sql.placeholder('prefix'),
   contains: sql.placeholder('contains'),
   rank: sql.placeholder('rank'),
+  lat: sql.placeholder('lat'),
+  lng: sql.placeholder('lng'),
+  beyond: sql.placeholder('beyond'),
+  caredFor: sql.placeholder('caredFor'),
+};
+const nearest = { ...near, limit: sql.placeholder('limit') };
+const boxed = {
+  ...near,
   south: sql.placeholder('south'),
   north: sql.placeholder('north'),
   west1: sql.placeholder('west1'),
   east1: sql.placeholder('east1'),
   west2: sql.placeholder('west2'),
   east2: sql.placeholder('east2'),
-  lat: sql.placeholder('lat'),
-  lng: sql.placeholder('lng'),
-  beyond: sql.placeholder('beyond'),
-  limit: sql.placeholder('limit'),
-  caredFor: sql.placeholder('caredFor'),
 };
+
+/** The name filter's values: the lower-cased query, as a prefix and as a part (LIKE, escaped). */
+function nameValues(q: string | undefined) {
+  const needle = q ? q.toLowerCase() : '';
+  return { needle, prefix: `${likeEscape(needle)}%`, contains: `%${likeEscape(needle)}%` };
+}
 
 /**
  * The cats whose newest sighting this viewer may see can be another than a stranger's (cat_places):
@@ -474,50 +532,84 @@ function catsSeenOtherwiseBy(viewerId: SQL): SQL {
       where bp.user_id in (${usersBlockedWith(viewerId)}) and bp.cat_id is not null and bp.deleted_at is null`;
 }
 
-/**
- * One statement for every ring, query and viewer, prepared (PostgreSQL plans it once per connection;
- * planning it cost about as much as running it): the name filter and rank, caredFor and the limit are
- * values, and the boxes are one band of latitude with two ranges of longitude (the second matching
- * nothing when one is enough), as suggestionBoxes makes them.
- */
-function ringSql(v: typeof placed): SQL {
-  const viewerId = sql`${v.viewerId}::uuid`;
-  const inBoxes = (lat: SQL, lng: SQL) =>
-    sql`${lat} between ${v.south}::float8 and ${v.north}::float8
-      and (${lng} between ${v.west1}::float8 and ${v.east1}::float8 or ${lng} between ${v.west2}::float8 and ${v.east2}::float8)`;
-  const beyond = (t: SQL) =>
-    sql`(${v.beyond}::float8 <= 0
-      or metres_between(${t}.latitude, ${t}.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8)`;
+/** The near statements' shared parts: a name's rank, the name filter and the cursor's distance. */
+function nearParts(v: typeof near) {
   // A name's rank: 0 when it starts with the query (or there is none), 1 when it only contains it.
   const rankOf = (alias: SQL) =>
     sql`(case when ${v.needle}::text = '' or lower(${alias}.name) like ${v.prefix}::text then 0 else 1 end)`;
-  const named = (alias: SQL) => sql`(${v.needle}::text = '' or lower(${alias}.name) like ${v.contains}::text)
-      and ${rankOf(alias)} = ${v.rank}::int`;
-  const rank = rankOf(sql`c`);
-  // The name is asked of cats only with a query, before the limit; merged and removed cats are marked,
-  // not left out, after it, so that the limit's rows are the nearest whatever they turn out to be. The
-  // cats a viewer cares for are all among those they may see otherwise: none from cat_places.
-  const strangerPlaced = sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
-      false as viewer_is_caretaker, true as from_places,
+  return {
+    viewerId: sql`${v.viewerId}::uuid`,
+    rankOf,
+    named: (alias: SQL) => sql`(${v.needle}::text = '' or lower(${alias}.name) like ${v.contains}::text)
+      and ${rankOf(alias)} = ${v.rank}::int`,
+    beyond: (t: SQL) =>
+      sql`(${v.beyond}::float8 <= 0
+      or metres_between(${t}.latitude, ${t}.longitude, ${v.lat}::float8, ${v.lng}::float8) >= ${v.beyond}::float8)`,
+  };
+}
+
+/**
+ * catsPlacedNearest's statement, one for every query and viewer, prepared (PostgreSQL plans it once per
+ * connection). The name is asked before the limit; merged and removed cats are marked, not left out,
+ * so that the limit's rows are the nearest whatever they turn out to be. The cats a viewer cares for
+ * are all among those they may see otherwise: none from here.
+ */
+function placedNearestSql(v: typeof nearest): SQL {
+  const here = sql`point(${v.lng}::float8, ${v.lat}::float8)`;
+  // The cat and the author are joined before the limit, in the index's order: a probe by primary key
+  // for each row read (about the limit's worth). Joined after it, PostgreSQL chose to hash every cat.
+  return sql`${placedHead(v, sql`, point(cp.longitude, cp.latitude) <-> ${here} as degrees`)}
+    order by point(cp.longitude, cp.latitude) <-> ${here}
+    limit ${v.limit}::int`;
+}
+
+/** The cats of cat_places that pass the viewer's and the query's filters, with `extra` columns. */
+function placedHead(v: typeof near, extra: SQL, where: SQL = sql`true`): SQL {
+  const { viewerId, named, beyond } = nearParts(v);
+  return sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
+      false as viewer_is_caretaker,
       c.merged_into is null and c.removed_at is null as listed,
       cp.post_id, cp.user_id, cp.latitude, cp.longitude,
       true as show_location, u.exact_public_location,
-      ${sharedWithMember(viewerId, sql`cp.post_id`)} as shared_with_viewer
-    from (select cp.* from ${catPlaces} cp
-      where ${inBoxes(sql`cp.latitude`, sql`cp.longitude`)} and ${beyond(sql`cp`)}
-        and not ${v.caredFor}::boolean
-        and (case when ${v.needle}::text = '' then ${v.rank}::int = 0
-          else exists (select 1 from ${cats} nc where nc.id = cp.cat_id and ${named(sql`nc`)}) end)
-        and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})
-      order by metres_between(cp.latitude, cp.longitude, ${v.lat}::float8, ${v.lng}::float8), cp.cat_id
-      limit ${v.limit}::int) cp
+      ${sharedWithMember(viewerId, sql`cp.post_id`)} as shared_with_viewer ${extra}
+    from ${catPlaces} cp
     join ${cats} c on c.id = cp.cat_id
-    join ${users} u on u.id = cp.user_id`;
-  const seenOtherwise = sql`select x.id, x.living, x.home_latitude, x.home_longitude,
-      x.viewer_is_caretaker, false as from_places, true as listed,
+    join ${users} u on u.id = cp.user_id
+    where ${where} and ${beyond(sql`cp`)}
+      and not ${v.caredFor}::boolean
+      and (case when ${v.needle}::text = '' then ${v.rank}::int = 0 else ${named(sql`c`)} end)
+      and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})`;
+}
+
+/** catsPlacedInBoxes's statement, prepared: the boxes as seenOtherwiseSql takes them. */
+function placedInBoxesSql(v: typeof boxed): SQL {
+  const box = (west: unknown, east: unknown) =>
+    sql`point(cp.longitude, cp.latitude) <@ box(point(${west}::float8, ${v.south}::float8), point(${east}::float8, ${v.north}::float8))`;
+  // The second box matches nothing when west2 > east2 (one box is enough): a box of no width.
+  return placedHead(
+    v,
+    sql``,
+    sql`(${box(v.west1, v.east1)} or (${v.west2}::float8 <= ${v.east2}::float8 and ${box(v.west2, v.east2)}))`,
+  );
+}
+const placedInBoxesStatement = preparedSql('cats_placed_in_boxes', placedInBoxesSql(boxed));
+
+const placedNearestStatement = preparedSql('cats_placed_nearest', placedNearestSql(nearest));
+
+/**
+ * catsSeenOtherwiseNear's statement, prepared: the boxes are one band of latitude with two ranges of
+ * longitude (the second matching nothing when one is enough), as suggestionBoxes makes them.
+ */
+function seenOtherwiseSql(v: typeof boxed): SQL {
+  const { viewerId, rankOf, named, beyond } = nearParts(v);
+  const inBoxes = (lat: SQL, lng: SQL) =>
+    sql`${lat} between ${v.south}::float8 and ${v.north}::float8
+      and (${lng} between ${v.west1}::float8 and ${v.east1}::float8 or ${lng} between ${v.west2}::float8 and ${v.east2}::float8)`;
+  return sql`select x.id, x.living, x.home_latitude, x.home_longitude,
+      x.viewer_is_caretaker, true as listed,
       x.post_id, x.user_id, x.latitude, x.longitude,
       x.show_location, x.exact_public_location, x.shared_with_viewer
-    from (${catsWithNewestSighting(viewerId, rank)}
+    from (${catsWithNewestSighting(viewerId, rankOf(sql`c`))}
       where c.id in (
           select e.cat_id from (${catsSeenOtherwiseBy(viewerId)}) e
           where exists (select 1 from ${posts} p
@@ -527,23 +619,17 @@ function ringSql(v: typeof placed): SQL {
         and (not ${v.caredFor}::boolean or ${caredForBy(viewerId)})
         and s.latitude is not null and (s.show_location or s.user_id = ${viewerId})
         and ${inBoxes(sql`s.latitude`, sql`s.longitude`)}) x`;
-  return sql`${strangerPlaced} union all ${seenOtherwise}`;
 }
-const ringStatement = preparedSql('cats_in_ring', ringSql(placed));
+const seenOtherwiseStatement = preparedSql('cats_seen_otherwise_near', seenOtherwiseSql(boxed));
 
-function placedValues(
+function seenOtherwiseValues(
   viewerId: string,
   q: string | undefined,
   rank: number,
-  ring: {
-    near: { latitude: number; longitude: number };
-    boxes: readonly Box[];
-    beyond: number;
-    limit: number;
-  },
+  query: NearQuery & { boxes: readonly Box[] },
   caredFor: boolean,
-): Record<keyof typeof placed, unknown> {
-  const { boxes } = ring;
+): Record<keyof typeof boxed, unknown> {
+  const { boxes } = query;
   const [first, second] = boxes;
   if (
     !first ||
@@ -551,12 +637,9 @@ function placedValues(
     (second && (second.south !== first.south || second.north !== first.north))
   )
     throw new Error('one band of latitude in one or two boxes');
-  const needle = q ? q.toLowerCase() : '';
   return {
+    ...nameValues(q),
     viewerId,
-    needle,
-    prefix: `${likeEscape(needle)}%`,
-    contains: `%${likeEscape(needle)}%`,
     rank,
     south: first.south,
     north: first.north,
@@ -564,22 +647,35 @@ function placedValues(
     east1: first.east,
     west2: second ? second.west : 1,
     east2: second ? second.east : 0,
-    lat: ring.near.latitude,
-    lng: ring.near.longitude,
-    beyond: ring.beyond,
-    limit: ring.limit,
+    lat: query.near.latitude,
+    lng: query.near.longitude,
+    beyond: query.beyond,
     caredFor,
   };
 }
 
-/** catsInRing's statement with its values bound, unprepared (to EXPLAIN it). */
-export const catsInRingQuery = (
+/** The near list's two statements with their values bound, unprepared (to EXPLAIN them). */
+export const catsNearQueries = (
   viewerId: string,
   q: string | undefined,
   rank: number,
-  ring: Parameters<typeof catsInRing>[4],
+  query: NearQuery & { limit: number; boxes: readonly Box[] },
   caredFor: boolean,
-): SQL => ringSql(placedValues(viewerId, q, rank, ring, caredFor) as unknown as typeof placed);
+): { placed: SQL; seenOtherwise: SQL } => ({
+  placed: placedNearestSql({
+    ...nameValues(q),
+    viewerId,
+    rank,
+    lat: query.near.latitude,
+    lng: query.near.longitude,
+    beyond: query.beyond,
+    limit: query.limit,
+    caredFor,
+  } as unknown as typeof nearest),
+  seenOtherwise: seenOtherwiseSql(
+    seenOtherwiseValues(viewerId, q, rank, query, caredFor) as unknown as typeof boxed,
+  ),
+});
 
 /**
  * These cats, each with its newest sighting the viewer may see, as every list reads them (rank given).

@@ -449,26 +449,36 @@ function nearOrder(a: { rank: number; distance: number; id: string }, b: typeof 
  * (~357 m; location-grid.ts), with room to spare. A cat placed beyond D has its spot beyond D - this.
  */
 const CELL_REACH_METRES = 400;
-/** The first ring's radius; each ring after it reaches further (ringGrowth). */
-const FIRST_RING_METRES = 1_000;
 /**
- * How many cats of cat_places a ring reads at first, nearest its centre: a page's worth several times
- * over, so that the nearest page is among them unless the cats are packed tighter than a cell (then the
- * ring is read again with four times as many).
+ * How many cats of cat_places the list reads at first, nearest its point: a page's worth several times
+ * over, so that the nearest page is among them unless the cats are packed tighter than a cell (then
+ * four times as many are read).
  */
-const RING_READ_LIMIT = 128;
-/** Farther than any two points of the Earth lie apart (pi * 6,371 km): a ring this wide holds them all. */
+const NEAREST_READ_LIMIT = 128;
+/** Farther than any two points of the Earth lie apart (pi * 6,371 km): a radius this wide holds them all. */
 const WORLD_METRES = 20_100_000;
 
 /**
- * How much wider the next ring is: as many times as the ring's area must grow to hold the cats still
- * wanted at the density found so far (square root of the ratio), with some to spare; at least twice
- * (a handful of rings reach anywhere) and at most eight times (a sparse centre says little about the
- * land around it).
+ * Whether every point at least `degrees` from `near` on the plane of longitude and latitude (where
+ * GiST's `<->` measures) lies farther than `metres` from it on the Earth. A path of length L metres
+ * from `near` stays within latitudes |lat| + L / R, where a degree of longitude spans at least
+ * R cos(that) and one of latitude R (in radians): so its two ends lie at most L / (R cos(that))
+ * apart on the plane. That holds while such a path neither passes a pole nor crosses the 180th
+ * meridian (where longitudes jump): then nothing can be said, and the answer is false.
  */
-function ringGrowth(found: number, wanted: number): number {
-  if (found === 0) return 8;
-  return Math.min(8, Math.max(2, 1.25 * Math.sqrt(wanted / found)));
+export function beyondInMetres(
+  near: { latitude: number; longitude: number },
+  degrees: number,
+  metres: number,
+): boolean {
+  const rad = Math.PI / 180;
+  const reach = metres / EARTH_METRES;
+  const maxLatitude = Math.abs(near.latitude) * rad + reach;
+  if (maxLatitude >= Math.PI / 2) return false;
+  // The farthest a point within `metres` can lie on the plane, in degrees.
+  const plane = reach / Math.cos(maxLatitude) / rad;
+  if (Math.abs(near.longitude) + plane >= 180) return false;
+  return degrees > plane;
 }
 
 /** The distance from `near` to where the viewer may see the cat (its newest sighting they may see). */
@@ -505,19 +515,17 @@ function placedDistance(
  * way on every request, so the key of a cat that has not changed is the same double each time, and a
  * page neither repeats nor skips one (a new sighting moves a cat, as it would in any live list).
  *
- * The placed cats of a rank are found in expanding rings rather than by reading every cat: a ring of
- * radius R, starting no nearer than the cursor's distance, reads through the sightings index only the
- * cats with a sighting in the boxes that hold every spot whose place for the viewer can be within R
- * (suggestionBoxes: the spot itself, or its cell's centre half a cell away), places each cat as the
- * viewer may see it, and keeps those within R after the cursor. Every placed cat within R is then
- * among them, so once a ring holds `limit` of them, the nearest `limit` are the answer; otherwise the
- * next ring is wider, up to one that spans the globe and holds every placed cat. A ring reads its cats
- * nearest first up to a limit (RING_READ_LIMIT), so a wide one costs no more than a page's worth of
- * cats, plus one more read where they are packed too tight to tell. After a cursor, only
- * cats with a sighting beyond its distance less a cell's reach are read (CELL_REACH_METRES): a later
- * page reads a ring, not the disc inside it again. The unplaced cats of
- * the rank follow by id (catsMaybeUnplaced, the one read of every cat of the rank, reached only at the
- * end of its placed ones).
+ * The placed cats of a rank are read nearest first rather than every cat: the cats of cat_places (each
+ * one's newest sighting anyone may see, where it shows a place) come out of a GiST index in order of
+ * their spots' distance, at most a page's worth several times over (NEAREST_READ_LIMIT); the few cats
+ * the viewer may see otherwise (their own, cared for, hidden or blocked pictures) are read apart,
+ * within the distance that page reaches. Each is placed as the viewer may see it, and the nearest
+ * `limit` are the answer once the cats left unread are sure to lie farther (beyondInMetres: the index's
+ * order is in degrees, a cat's place may lie a cell's reach nearer than its spot); else four times as
+ * many are read. After a cursor, only cats with a sighting beyond its distance less a cell's reach are
+ * read (CELL_REACH_METRES): a later page does not read the nearer ones again. The unplaced cats of the
+ * rank follow by id (catsMaybeUnplaced, the one read of every cat of the rank, reached only at the end
+ * of its placed ones).
  */
 async function nearestCats(
   deps: CatsDeps,
@@ -544,9 +552,9 @@ async function nearestCats(
 }
 
 /**
- * The nearest `wanted` placed cats of the rank after `from`, ring by ring (see nearestCats). A ring
- * reads a few columns a cat, enough to place it as this viewer may see it (catsInRing); only the cats
- * that make the page are then read in full.
+ * The nearest `wanted` placed cats of the rank after `from` (see nearestCats). The reads return a few
+ * columns a cat, enough to place it as this viewer may see it; only the cats that make the page are
+ * then read in full.
  */
 async function placedNear(
   deps: CatsDeps,
@@ -558,61 +566,91 @@ async function placedNear(
   from: { rank: number; distance: number; id: string } | null,
   wanted: number,
 ): Promise<Ranked[]> {
-  // Half as far again as the last page reached: about twice its area, where as many cats may lie again.
-  let radius = Math.min(WORLD_METRES, Math.max(FIRST_RING_METRES, (from?.distance ?? 0) * 1.5));
   // After a cursor, a cat can count only if its newest sighting's spot lies beyond the cursor's
   // distance less a cell's reach: cats seen only nearer in are left in the index.
   const beyond = from ? from.distance - CELL_REACH_METRES : 0;
-  let limit = RING_READ_LIMIT;
+  const placed = (r: repo.NearRow) => ({
+    id: r.id,
+    rank,
+    distance: placedDistance(viewer, near, r, r.viewerIsCaretaker, r.sighting),
+  });
+  const afterCursor = (x: { rank: number; distance: number; id: string }) =>
+    Number.isFinite(x.distance) && (!from || nearOrder(x, from) > 0);
+  let limit = NEAREST_READ_LIMIT;
   for (;;) {
-    const rows = await repo.catsInRing(
+    const rows = await repo.catsPlacedNearest(
       deps.db,
       viewer.userId,
       q,
       rank,
-      { near, boxes: suggestionBoxes(near, radius), beyond, limit },
+      { near, beyond, limit },
       caredFor,
     );
-    const inRing = rows
+    const strangers = rows
       .filter((r) => r.listed)
-      .map((r) => ({
-        id: r.id,
-        rank,
-        distance: placedDistance(viewer, near, r, r.viewerIsCaretaker, r.sighting),
-      }))
-      .filter((x) => x.distance <= radius && (!from || nearOrder(x, from) > 0))
+      .map(placed)
+      .filter(afterCursor)
       .sort(nearOrder);
-    // The cats from cat_places came nearest first, by their spots, up to the limit. Those left unread
-    // lie at least as far as the last one read, so each one's place at least a cell's reach less
-    // (cat-place.ts): enough were read when that is beyond the page's last cat, or beyond the ring.
-    const fromPlaces = rows.filter((r) => r.fromPlaces);
-    if (fromPlaces.length >= limit) {
-      const lastSpot = Math.max(...fromPlaces.map((r) => metresBetween(near, r.sighting)));
-      const reached = inRing.length >= wanted ? inRing[wanted - 1]!.distance : radius;
-      if (!(lastSpot - CELL_REACH_METRES - 1 > reached)) {
+    // No page reaches past its `wanted`-th cat of cat_places: the cats seen otherwise are read within it.
+    const reach = strangers.length >= wanted ? strangers[wanted - 1]!.distance : WORLD_METRES;
+    const others = (
+      await repo.catsSeenOtherwiseNear(
+        deps.db,
+        viewer.userId,
+        q,
+        rank,
+        { near, beyond, boxes: suggestionBoxes(near, reach) },
+        caredFor,
+      )
+    )
+      .map(placed)
+      .filter((x) => afterCursor(x) && x.distance <= reach);
+    let page = [...strangers, ...others].sort(nearOrder).slice(0, wanted);
+    // The rows of cat_places came nearest first, up to the limit. The ones left unread lie at least as
+    // far in degrees as the last one read: enough were read when that puts their spots, and so their
+    // places (a cell's reach nearer at most), beyond the page's last cat. Where degrees cannot tell
+    // (far from the equator a degree of longitude is short; across the 180th meridian), every cat of
+    // cat_places whose place can lie within the page's last cat is read from the boxes around it.
+    if (rows.length >= limit) {
+      const last = page.length >= wanted ? page[wanted - 1]!.distance : Number.POSITIVE_INFINITY;
+      if (!Number.isFinite(last)) {
         limit *= 4;
         continue;
       }
-    }
-    if (inRing.length >= wanted || radius >= WORLD_METRES) {
-      const page = inRing.slice(0, wanted);
-      const read = new Map(
-        (
-          await repo.catsWithNewestSightingByIds(
+      const lastDegrees = Math.max(...rows.map((r) => r.degrees));
+      if (!beyondInMetres(near, lastDegrees, last + CELL_REACH_METRES + 1)) {
+        const seen = new Set(rows.map((r) => r.id));
+        const boxed = (
+          await repo.catsPlacedInBoxes(
             deps.db,
             viewer.userId,
-            page.map((x) => x.id),
+            q,
             rank,
+            { near, beyond, boxes: suggestionBoxes(near, last) },
+            caredFor,
           )
-        ).map((row) => [row.id, row]),
-      );
-      // A cat deleted or merged between the two reads is left out of this page.
-      return page.flatMap((x) => {
-        const row = read.get(x.id);
-        return row ? [{ row, distance: x.distance }] : [];
-      });
+        )
+          .filter((r) => r.listed && !seen.has(r.id))
+          .map(placed)
+          .filter((x) => afterCursor(x) && x.distance <= last);
+        page = [...page, ...boxed].sort(nearOrder).slice(0, wanted);
+      }
     }
-    radius = Math.min(WORLD_METRES, radius * ringGrowth(inRing.length, wanted));
+    const read = new Map(
+      (
+        await repo.catsWithNewestSightingByIds(
+          deps.db,
+          viewer.userId,
+          page.map((x) => x.id),
+          rank,
+        )
+      ).map((row) => [row.id, row]),
+    );
+    // A cat deleted or merged between the two reads is left out of this page.
+    return page.flatMap((x) => {
+      const row = read.get(x.id);
+      return row ? [{ row, distance: x.distance }] : [];
+    });
   }
 }
 
@@ -724,6 +762,7 @@ export async function listCats(
 // 'Which cat is this?' on Spot
 // ---------------------------------------------------------------------------------------------------
 
+/** The Earth's radius as metres_between and metresBetween take it. */
 const EARTH_METRES = 6_371_000;
 const DEGREE_METRES = (EARTH_METRES * Math.PI) / 180;
 

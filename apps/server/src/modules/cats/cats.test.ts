@@ -544,15 +544,15 @@ describe('cats', () => {
     });
   });
 
-  describe('GET /api/cats?near= in rings', () => {
-    it('pages every cat once, nearest first as the viewer may place each, rings and antimeridian alike', async () => {
+  describe('GET /api/cats?near=, nearest first', () => {
+    it('pages every cat once, nearest first as the viewer may place each, near, far and across the antimeridian', async () => {
       const tag = `ring${Math.random().toString(36).slice(2, 6)}`;
       const viewer = await createUser(t.db);
       const ann = await createUser(t.db); // a stranger to the viewer: they see her cells
       const pia = await createUser(t.db, { exactPublicLocation: true }); // her spots are public
       const blocked = await createUser(t.db);
       await t.db.insert(blocks).values({ blockerId: viewer.id, blockedId: blocked.id });
-      // Near the antimeridian, so that the rings' boxes split in two on their way out.
+      // Near the antimeridian, so that the boxes the cats seen otherwise are read in split in two.
       const target = { latitude: 10, longitude: 179.99 };
       const north = (metres: number) => ({
         latitude: target.latitude + metres / 111_195,
@@ -575,7 +575,7 @@ describe('cats', () => {
         await createPost(t.db, ann.id, { catId: c.id, ...spot, showLocation: true });
       }
       // Enough cats between 1.2 and 3.1 km (some sharing a cell, so equally far) for the first page to
-      // come from a ring short of the globe, which must reach across the antimeridian too.
+      // end short of the globe, its boxes reaching across the antimeridian too.
       for (let i = 0; i < CATS_PAGE_SIZE; i += 1) {
         const spot = north(1_200 + i * 100);
         const c = await cat(`${tag} filler ${i}`, 0, approximateLocation(spot.latitude, spot.longitude));
@@ -698,8 +698,8 @@ describe('cats', () => {
       expect(forAnn.cats[0]!._id).toBe(offCat.id);
     });
 
-    it('reads a ring again when more cats than it read at first share the cells at its edge', async () => {
-      // A ring reads the cats of cat_places nearest first by their spots, up to 128 (RING_READ_LIMIT).
+    it("reads the nearest cats again when more than it read at first share the cells at the page's edge", async () => {
+      // The list reads the cats of cat_places nearest first by their spots, up to 128 (NEAREST_READ_LIMIT).
       // Here 140 cats share one ~500 m cell: a stranger sees them all at its centre, equally far, so
       // the page holds the smallest ids, and those belong to the cats whose spots lie farthest, past
       // the first 128. Only a second read, with a higher limit, finds them.
@@ -723,11 +723,41 @@ describe('cats', () => {
       expect(page).toContain(ids[139]);
     });
 
+    it('finds a cat just across the antimeridian first, past more cats on this side than one read holds', async () => {
+      // The index orders by degrees, where the far side of the 180th meridian lies 360 degrees away:
+      // a cat 300 m across it comes out of the index last. 140 cats 1-3 km away on this side fill a
+      // first read (128); the list must not take them for the nearest.
+      const tag = `merid${Math.random().toString(36).slice(2, 6)}`;
+      const ann = await createUser(t.db, { exactPublicLocation: true });
+      const near = { latitude: -17.5, longitude: 179.998 };
+      for (let i = 0; i < 140; i += 1) {
+        const cat = await createCat(t.db, alice.id, { name: `${tag} ${i}` });
+        await createPost(t.db, ann.id, {
+          catId: cat.id,
+          latitude: near.latitude + (1_000 + i * 15) / 111_195,
+          longitude: near.longitude - 0.001,
+          showLocation: true,
+        });
+      }
+      const across = await createCat(t.db, alice.id, { name: `${tag} across` });
+      await createPost(t.db, ann.id, {
+        catId: across.id,
+        latitude: near.latitude,
+        longitude: -179.999,
+        showLocation: true,
+      });
+      const res = await api(carol, 'GET', `/api/cats?q=${tag}&near=${near.latitude},${near.longitude}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = (res.json() as CatsResponse).cats.map((c) => c.name);
+      expect(page[0]).toBe(`${tag} across`);
+      expect(page.slice(1, 4)).toEqual([`${tag} 0`, `${tag} 1`, `${tag} 2`]);
+    });
+
     it('finds the cats a viewer places nearer than a stranger would: hid, cares for, took, or blocked', async () => {
-      // The rings read the cats a stranger would place (cat_places) and, for this viewer, the cats whose
-      // newest sighting they may see is another one. Each cat below was last seen by strangers 50 km
+      // The list reads the cats a stranger would place (cat_places) and, for this viewer, the cats whose
+      // newest sighting they may see is another one (catsSeenOtherwiseNear). Each cat below was last seen by strangers 50 km
       // away and, for the viewer alone, at the target: a page of other cats 1.2-3.1 km off stands
-      // between, so each is on the viewer's first page only if its ring found it.
+      // between, so each is on the viewer's first page only if that second read found it.
       const tag = `seen${Math.random().toString(36).slice(2, 6)}`;
       const viewer = await createUser(t.db);
       const ann = await createUser(t.db);
