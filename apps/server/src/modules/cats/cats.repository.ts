@@ -264,6 +264,8 @@ export interface CatListRow {
   viewerIsCaretaker: boolean;
   /** 0: the name starts with the query, 1: contains it (0 for all without a query). */
   rank: number;
+  /** The cat's chosen cover when the viewer may see it (visibleCovers' rule), else null. */
+  cover: CoverRow | null;
   sighting: {
     postId: string;
     userId: string;
@@ -318,7 +320,7 @@ const caredForBy = (viewerId: unknown) =>
  * cats with a home point, for which alone it can be true.
  */
 function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
-  return sql`select c.id, c.name, c.living, c.home_latitude, c.home_longitude, ${rank} as rank,
+  return sql`select c.id, c.name, c.living, c.home_latitude, c.home_longitude, c.cover_post_id, ${rank} as rank,
       exists (select 1 from ${catCaretakers} cc where cc.cat_id = c.id and cc.user_id = ${viewerId}) as viewer_is_caretaker,
       s.id as post_id, s.user_id, s.latitude, s.longitude, s.show_location, s.created_at,
       to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key,
@@ -342,6 +344,38 @@ function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
     left join ${users} su on su.id = s.user_id`;
 }
 
+/** A cover as the lists show it: the picture of one of the cat's sightings. */
+export interface CoverRow {
+  postId: string;
+  mediaKey: string;
+  width: number;
+  height: number;
+  placeholder: string;
+  altText: string | null;
+}
+
+/**
+ * The rows of a list statement built on catsWithNewestSighting (`inner`, ordered and limited), each
+ * with its cat's chosen cover when the viewer may see it, as visibleCovers decides: one probe by
+ * primary key per listed row, in the same statement. A second statement for the covers cost the near
+ * list a sixth of its time (docs/performance.md, "Cats"). `order` restores the inner order, which a
+ * join does not promise to keep.
+ */
+function withVisibleCover(inner: SQL, viewerId: unknown, order: SQL = sql``): SQL {
+  return sql`select l.*, cv.id as cover_id, cv.media_key as cover_media_key, cv.width as cover_width,
+      cv.height as cover_height, cv.placeholder as cover_placeholder, cv.alt_text as cover_alt_text
+    from (${inner}) l
+    left join lateral (
+      select p.id, p.media_key, p.width, p.height, p.placeholder, p.alt_text from ${posts} p
+      where p.id = l.cover_post_id and p.cat_id = l.id and p.deleted_at is null
+        and p.user_id not in (${usersBlockedWith(viewerId)})
+        and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
+        and ${postShownTo(viewerId, 'p')}
+        and not (l.living = 'household' and l.home_latitude is not null
+          and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${viewerId}))
+    ) cv on true ${order}`;
+}
+
 /**
  * Cats whose name contains `q` (case-insensitive; prefix matches first), each with its newest sighting
  * the viewer may see; `caredFor`: only those the viewer cares for. A page ordered by that sighting,
@@ -363,9 +397,15 @@ export async function listCatsWithNewestSighting(
     );
   }
   // Without a query every rank is 0; a bare 0 in ORDER BY would mean a column's position.
-  const result = await db.execute(sql`${catsWithNewestSighting(viewerId, rank)}
-    where ${and(...conditions)}
-    order by ${ranked ? sql`${rank} asc,` : sql``} ${lastSeenKey} desc, c.id desc limit ${newest.limit + 1}`);
+  const result = await db.execute(
+    withVisibleCover(
+      sql`${catsWithNewestSighting(viewerId, rank)}
+        where ${and(...conditions)}
+        order by ${ranked ? sql`${rank} asc,` : sql``} ${lastSeenKey} desc, c.id desc limit ${newest.limit + 1}`,
+      viewerId,
+      sql`order by l.rank asc, coalesce(l.created_at, '-infinity'::timestamptz) desc, l.id desc`,
+    ),
+  );
   return rowsOf(result).map(toListRow);
 }
 
@@ -690,10 +730,14 @@ export async function catsWithNewestSightingByIds(
   if (catIds.length === 0) return [];
   return rowsOf(await byIdsStatement(db).execute({ viewerId, ids: [...catIds], rank })).map(toListRow);
 }
+const byIdsViewer = sql`${sql.placeholder('viewerId')}::uuid`;
 const byIdsStatement = preparedSql(
   'cats_with_newest_sighting_by_ids',
-  sql`${catsWithNewestSighting(sql`${sql.placeholder('viewerId')}::uuid`, sql`${sql.placeholder('rank')}::int`)}
-    where c.id = any(${sql.placeholder('ids')}::uuid[])`,
+  withVisibleCover(
+    sql`${catsWithNewestSighting(byIdsViewer, sql`${sql.placeholder('rank')}::int`)}
+      where c.id = any(${sql.placeholder('ids')}::uuid[])`,
+    byIdsViewer,
+  ),
 );
 
 /**
@@ -716,13 +760,19 @@ export async function catsMaybeUnplaced(
   if (ranked) conditions.push(sql`${rankSql} = ${rank}`);
   if (caredFor) conditions.push(caredForBy(viewerId));
   if (afterId) conditions.push(sql`c.id > ${afterId}::uuid`);
-  const result = await db.execute(sql`${catsWithNewestSighting(viewerId, rankSql)}
-    where ${and(...conditions)}
-      and (s.id is null or s.latitude is null or s.longitude is null
-        or (not s.show_location and s.user_id <> ${viewerId})
-        or (c.living = 'household' and c.home_latitude is not null))
-    order by c.id
-    limit ${limit}`);
+  const result = await db.execute(
+    withVisibleCover(
+      sql`${catsWithNewestSighting(viewerId, rankSql)}
+        where ${and(...conditions)}
+          and (s.id is null or s.latitude is null or s.longitude is null
+            or (not s.show_location and s.user_id <> ${viewerId})
+            or (c.living = 'household' and c.home_latitude is not null))
+        order by c.id
+        limit ${limit}`,
+      viewerId,
+      sql`order by l.id`,
+    ),
+  );
   return rowsOf(result).map(toListRow);
 }
 
@@ -737,6 +787,18 @@ function toListRow(r: RawRow): CatListRow {
     homeLongitude: numberOrNull(r.home_longitude),
     viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
     rank: Number(r.rank),
+    cover:
+      r.cover_id === null || r.cover_id === undefined
+        ? null
+        : {
+            postId: String(r.cover_id),
+            mediaKey: String(r.cover_media_key),
+            width: Number(r.cover_width),
+            height: Number(r.cover_height),
+            placeholder: String(r.cover_placeholder),
+            altText:
+              r.cover_alt_text === null || r.cover_alt_text === undefined ? null : String(r.cover_alt_text),
+          },
     sighting:
       r.post_id === null || r.post_id === undefined
         ? null
@@ -764,19 +826,7 @@ export async function visibleCovers(
   db: Executor,
   catIds: readonly string[],
   viewerId: string,
-): Promise<
-  Map<
-    string,
-    {
-      postId: string;
-      mediaKey: string;
-      width: number;
-      height: number;
-      placeholder: string;
-      altText: string | null;
-    }
-  >
-> {
+): Promise<Map<string, CoverRow>> {
   if (catIds.length === 0) return new Map();
   const rows = await db
     .select({
@@ -961,14 +1011,9 @@ const suggestionCoversStatement = preparedSql(
          and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${coversViewer}))`,
 );
 
-export interface CoverRow {
+/** A cover with the cat it is of. */
+export interface CatCoverRow extends CoverRow {
   catId: string;
-  postId: string;
-  mediaKey: string;
-  width: number;
-  height: number;
-  placeholder: string;
-  altText: string | null;
 }
 
 /** The covers of up to CAT_SUGGESTION_LIMIT cats that the viewer may see (visibleCovers' rule). */
@@ -976,7 +1021,7 @@ export async function suggestionCovers(
   db: Executor,
   viewerId: string,
   catIds: readonly string[],
-): Promise<CoverRow[]> {
+): Promise<CatCoverRow[]> {
   if (catIds.length === 0) return [];
   if (catIds.length > COVER_SLOTS) throw new Error(`at most ${COVER_SLOTS} cats`);
   const values: Record<string, string> = { viewerId };

@@ -46,14 +46,7 @@ export interface CatsDeps {
   publicBase: string | undefined;
 }
 
-interface CoverSource {
-  postId: string;
-  mediaKey: string;
-  width: number;
-  height: number;
-  placeholder: string;
-  altText: string | null;
-}
+type CoverSource = repo.CoverRow;
 
 function toCover(deps: CatsDeps, source: CoverSource | null): CatSummary['cover'] {
   if (!source) return null;
@@ -742,16 +735,11 @@ export async function listCats(
       });
     }
   }
-  const covers = await repo.visibleCovers(
-    deps.db,
-    page.map((row) => row.id),
-    viewer.userId,
-  );
   return {
     cats: page.map((row) => ({
       _id: row.id,
       name: row.name,
-      cover: toCover(deps, covers.get(row.id) ?? row.sighting),
+      cover: toCover(deps, row.cover ?? row.sighting),
       lastSeenAt: row.sighting ? row.sighting.createdAt.toISOString() : null,
     })),
     info: { nextCursor },

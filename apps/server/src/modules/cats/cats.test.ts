@@ -521,6 +521,55 @@ describe('cats', () => {
       expect(badNear.json()).toEqual({ message: CAT_MESSAGES.nearInvalid });
     });
 
+    it("shows the chosen cover to whoever may see it, and the viewer's newest sighting to the rest, on every list", async () => {
+      const tag = `cover${Math.random().toString(36).slice(2, 6)}`;
+      const spot = { latitude: 40.4168, longitude: -3.7038 };
+      const placed = await createCat(t.db, alice.id, { name: `${tag} placed` });
+      const unplaced = await createCat(t.db, alice.id, { name: `${tag} unplaced` });
+      const covers: Record<string, { chosen: string; newest: string }> = {};
+      for (const cat of [placed, unplaced]) {
+        const showLocation = cat === placed;
+        const chosen = await createPost(t.db, bob.id, {
+          catId: cat.id,
+          ...spot,
+          showLocation,
+          createdAt: new Date(Date.now() - 60_000),
+        });
+        const newest = await createPost(t.db, alice.id, { catId: cat.id, ...spot, showLocation });
+        const res = await api(alice, 'PATCH', `/api/cats/${cat.id}`, { coverPostId: chosen.id });
+        expect(res.statusCode, res.body).toBe(200);
+        covers[cat.id] = { chosen: chosen.id, newest: newest.id };
+      }
+      const hider = await createUser(t.db);
+      const blocker = await createUser(t.db);
+      for (const { chosen } of Object.values(covers))
+        await t.db.insert(hiddenPosts).values({ userId: hider.id, postId: chosen });
+      await t.db.insert(blocks).values({ blockerId: bob.id, blockedId: blocker.id });
+      const lists = [
+        `/api/cats?q=${tag}`,
+        `/api/cats?q=${tag}&near=${spot.latitude},${spot.longitude}`,
+        // The nearest list's cats without a place come last, from its own statement.
+        `/api/cats?q=${tag}&near=-33.8,151.2`,
+      ];
+      for (const url of lists) {
+        for (const [viewer, which] of [
+          [carol, 'chosen'],
+          [hider, 'newest'],
+          [blocker, 'newest'],
+        ] as const) {
+          const res = await api(viewer, 'GET', url);
+          expect(res.statusCode, res.body).toBe(200);
+          const shown = Object.fromEntries(
+            (res.json() as CatsResponse).cats.map((c) => [c._id, c.cover?.postId]),
+          );
+          expect(shown, `${url} for the ${which} cover`).toEqual({
+            [placed.id]: covers[placed.id]![which],
+            [unplaced.id]: covers[unplaced.id]![which],
+          });
+        }
+      }
+    });
+
     it('orders by nearness only as far as the viewer may see the sightings', async () => {
       const tag = `near${Math.random().toString(36).slice(2, 6)}`;
       const target = { latitude: 36.7213, longitude: -4.4214 };
