@@ -10,6 +10,7 @@ import {
   MISSING_ALERT_DAYS,
   MISSING_MAP_LIMIT,
   MISSING_MESSAGES,
+  MISSING_NEAR_METRES,
   type MissingAlert,
   type MissingMapResponse,
   type MissingNearResponse,
@@ -21,7 +22,7 @@ import { rowsOf } from '../../../db/raw-results.ts';
 import { missingAlerts, missingReports } from '../../../db/schema/index.ts';
 import { approximateLocation, locationCell } from '../../location/location-grid.ts';
 import { metresBetween } from '../cat-place.ts';
-import { shownAlertsInBox } from './missing.repository.ts';
+import { shownAlertsInBox, shownAlertsNear } from './missing.repository.ts';
 import {
   liftEndedSuspensions,
   liftSuspension,
@@ -609,35 +610,70 @@ describe('missing cats', () => {
       expect((await onMap(stranger, { ...wrapped, west: 178, east: 179 })).alerts).toEqual([]);
     });
 
+    it('lists the alerts around a home area across the antimeridian and near a pole, and none beyond 2 km', async () => {
+      const taveuni = { latitude: -16.85, longitude: 179.998 };
+      const polar = { latitude: 89.995, longitude: 10 };
+      const [across, pole, farAcross] = await rawAlerts(
+        [
+          // ~700 m east of Taveuni's home area, on the far side of longitude 180.
+          { latitude: -16.85, longitude: -179.996 },
+          // Half a world of longitude away, ~1.1 km across the pole from the polar home area.
+          { latitude: 89.995, longitude: -170 },
+          // ~3 km east: beyond the list's 2 km.
+          { latitude: -16.85, longitude: -179.973 },
+        ],
+        (i) => `Remote ${i}`,
+      );
+      const islander = await createUser(t.db);
+      const explorer = await createUser(t.db);
+      await setHomeArea(islander, taveuni);
+      await setHomeArea(explorer, polar);
+      const islanders = await near(islander);
+      expect(islanders.area).toBe('home');
+      expect(islanders.alerts.map((a) => a.cat._id)).toContain(across);
+      expect(islanders.alerts.map((a) => a.cat._id)).not.toContain(farAcross);
+      expect((await near(explorer)).alerts.map((a) => a.cat._id)).toContain(pole);
+    });
+
     // Inserts a city's worth of alerts and analyses them: seconds on a quiet machine, more on a busy one.
     it(
-      'reads the box on missing_alerts_open_area_idx, never a scan of every alert',
+      'reads the box on missing_alerts_open_area_idx, never a scan of every alert, on the map and in the near list',
       { timeout: 120_000 },
       async () => {
         const box = { south: 48.84, north: 48.87, longitudes: [[2.3, 2.4]] as [number, number][] };
-        // The statement as it runs, with its values (a stand-in records them, as bench/missing-near.ts does).
-        let text = '';
-        let params: unknown[] = [];
-        const recorder = {
-          _: {
-            session: {
-              prepareQuery: (compiled: { sql: string; params: unknown[] }) => ({
-                execute: async (values: Record<string, unknown>) => {
-                  text = compiled.sql;
-                  params = compiled.params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
-                  return { rows: [] };
-                },
-              }),
-            },
-          },
-        } as unknown as Database;
-        await shownAlertsInBox(recorder, stranger.id, box, { latitude: 48.855, longitude: 2.35 }, 51);
-        const inlined = text.replace(/\$(\d+)/g, (_m, n: string) => {
-          const v = params[Number(n) - 1];
-          return typeof v === 'number' ? String(v) : `'${String(v)}'`;
-        });
         const owner = await createUser(t.db);
-        let plan = '';
+        // The statements as they run, with their values (a stand-in records them, as bench/missing-near.ts does).
+        const recorded = async (run: (db: Database) => Promise<unknown>) => {
+          let text = '';
+          let params: unknown[] = [];
+          const recorder = {
+            _: {
+              session: {
+                prepareQuery: (compiled: { sql: string; params: unknown[] }) => ({
+                  execute: async (values: Record<string, unknown>) => {
+                    text = compiled.sql;
+                    params = compiled.params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
+                    return { rows: [] };
+                  },
+                }),
+              },
+            },
+          } as unknown as Database;
+          await run(recorder);
+          return text.replace(/\$(\d+)/g, (_m, n: string) => {
+            const v = params[Number(n) - 1];
+            return v === null ? 'null' : typeof v === 'number' ? String(v) : `'${String(v)}'`;
+          });
+        };
+        const statements = {
+          map: await recorded((db) =>
+            shownAlertsInBox(db, stranger.id, box, { latitude: 48.855, longitude: 2.35 }, 51),
+          ),
+          'near list': await recorded((db) =>
+            shownAlertsNear(db, stranger.id, { latitude: 48.855, longitude: 2.35 }, MISSING_NEAR_METRES, 3),
+          ),
+        };
+        const plans: Record<string, string> = {};
         // 3,000 cats, two thirds of them missing, over 50 x 50 km around Paris, for the planner's
         // statistics; then undone, so that the other tests see none of them.
         await t.db
@@ -651,21 +687,26 @@ describe('missing cats', () => {
                 case when n % 3 = 0 then now() end, case when n % 3 = 0 then 'found' end
               from (select id, row_number() over () as n from cats where created_by = ${owner.id}) c`);
             await tx.execute(sql`analyze missing_alerts`);
-            plan = rowsOf(await tx.execute(sql.raw(`explain ${inlined}`)))
-              .map((r) => String(Object.values(r)[0]))
-              .join('\n');
+            for (const [name, inlined] of Object.entries(statements)) {
+              plans[name] = rowsOf(await tx.execute(sql.raw(`explain ${inlined}`)))
+                .map((r) => String(Object.values(r)[0]))
+                .join('\n');
+            }
             tx.rollback();
           })
           .catch((err: unknown) => {
             if (!(err instanceof Error) || !/rollback/i.test(err.message)) throw err;
           });
-        expect(plan).toMatch(/(Bitmap Index Scan on|Index Scan using) missing_alerts_open_area_idx/);
-        const cond = plan.split('\n').find((line) => /Index Cond: .*area_latitude/.test(line)) ?? '';
-        // The latitudes bound the read; the longitudes are checked in the index too (PostgreSQL, a
-        // bitmap per range) or on the rows it finds (PGlite's choice at this size).
-        for (const column of ['area_latitude >=', 'area_latitude <=']) expect(cond, plan).toContain(column);
-        expect(plan).toMatch(/area_longitude >= .*area_longitude <=/);
-        expect(plan).not.toMatch(/Seq Scan on missing_alerts/);
+        for (const [name, plan] of Object.entries(plans)) {
+          expect(plan, name).toMatch(/(Bitmap Index Scan on|Index Scan using) missing_alerts_open_area_idx/);
+          const cond = plan.split('\n').find((line) => /Index Cond: .*area_latitude/.test(line)) ?? '';
+          // The latitudes bound the read; the longitudes are checked in the index too (PostgreSQL, a
+          // bitmap per range) or on the rows it finds (PGlite's choice at this size).
+          for (const column of ['area_latitude >=', 'area_latitude <=']) expect(cond, plan).toContain(column);
+          expect(plan, name).not.toMatch(/Seq Scan on missing_alerts/);
+        }
+        for (const plan of Object.values(plans))
+          expect(plan).toMatch(/area_longitude >= .*area_longitude <=/);
       },
     );
 
