@@ -584,6 +584,12 @@ async function placedNear(
       .map(placed)
       .filter(afterCursor)
       .sort(nearOrder);
+    // Every row read and still short of a page (merged cats, or rows before the cursor): read more
+    // before the cats seen otherwise, whose read would otherwise reach round the world.
+    if (rows.length >= limit && strangers.length < wanted) {
+      limit *= 4;
+      continue;
+    }
     // No page reaches past its `wanted`-th cat of cat_places: the cats seen otherwise are read within it.
     const reach = strangers.length >= wanted ? strangers[wanted - 1]!.distance : WORLD_METRES;
     const others = (
@@ -605,11 +611,8 @@ async function placedNear(
     // (far from the equator a degree of longitude is short; across the 180th meridian), every cat of
     // cat_places whose place can lie within the page's last cat is read from the boxes around it.
     if (rows.length >= limit) {
-      const last = page.length >= wanted ? page[wanted - 1]!.distance : Number.POSITIVE_INFINITY;
-      if (!Number.isFinite(last)) {
-        limit *= 4;
-        continue;
-      }
+      // A full page: at least `wanted` cats of cat_places were placed (above).
+      const last = page[wanted - 1]!.distance;
       const lastDegrees = Math.max(...rows.map((r) => r.degrees));
       if (!beyondInMetres(near, lastDegrees, last + CELL_REACH_METRES + 1)) {
         const seen = new Set(rows.map((r) => r.id));

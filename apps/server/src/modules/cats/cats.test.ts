@@ -770,6 +770,22 @@ describe('cats', () => {
       const page = (res.json() as CatsResponse).cats.map((c) => c._id);
       expect(page).toEqual([...ids].sort().slice(0, CATS_PAGE_SIZE));
       expect(page).toContain(ids[139]);
+      // Every page after it: the last ones find fewer than a page among the 128 nearest past the
+      // cursor's reach, and read more before anything else.
+      const listed = [...page];
+      let cursor = (res.json() as CatsResponse).info.nextCursor;
+      while (cursor && listed.length < 200) {
+        const next = await api(
+          carol,
+          'GET',
+          `/api/cats?q=${tag}&near=${near.latitude},${near.longitude}&cursor=${encodeURIComponent(cursor)}`,
+        );
+        expect(next.statusCode, next.body).toBe(200);
+        const body = next.json() as CatsResponse;
+        listed.push(...body.cats.map((c) => c._id));
+        cursor = body.info.nextCursor;
+      }
+      expect(listed).toEqual([...ids].sort());
     });
 
     it('finds a cat just across the antimeridian first, past more cats on this side than one read holds', async () => {
