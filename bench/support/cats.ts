@@ -8,13 +8,13 @@
  * points anywhere in the dataset's southern Spain, most of them with no cat near. A second suggestions
  * load asks only in the dense old town (a tenth of all cats in 12 km²), the worst case, for reference.
  * The list nearest first orders the cats that match by the place of their newest sighting the caller
- * may see; it reads them in rings outward from the point on the suggestions' index (cats.service.ts ›
- * nearestCats), and is held to the same budget. bench/cats-near.ts measures it alone, in the denser
- * town of bench/missing-near.ts.
+ * may see; it reads them nearest first from cat_places' GiST index (cats.service.ts › nearestCats), and
+ * is held to the same budget. bench/cats-near.ts measures it alone, in the denser town of
+ * bench/missing-near.ts.
  *
- * `GET /api/cats/missing?near=` (missing cats near me, issue 26, the same budget) belongs here too:
- * measure it in measureCats as a third load of CatFigures, and give it a check in catChecks, when the
- * route exists.
+ * Missing cats near me (`GET /api/cats/missing`, issue 26, the same budget) is measured by
+ * bench/missing-near.ts on a town of its own: 2,000 open alerts, 500 of them in one city, which this
+ * dataset does not have.
  */
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.ts';
