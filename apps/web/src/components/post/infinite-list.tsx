@@ -1,4 +1,5 @@
 import { useCallback, useDeferredValue, useState, type ReactNode } from 'react';
+import './infinite-list.css';
 
 /**
  * Items in a list's first render. A phone shows two or three cards; building the other 17 of a page
