@@ -454,8 +454,9 @@ export async function catsPlacedNearest(
   query: NearQuery & { limit: number },
   caredFor: boolean,
 ): Promise<PlacedRow[]> {
+  const every = !q && query.beyond <= 0 && !caredFor;
   const rows = rowsOf(
-    await placedNearestStatement(db).execute({
+    await (every ? everyPlacedNearestStatement(query.limit) : placedNearestStatement)(db).execute({
       ...nameValues(q),
       viewerId,
       rank,
@@ -594,18 +595,35 @@ function nearParts(v: typeof near) {
  * so that the limit's rows are the nearest whatever they turn out to be. The cats a viewer cares for
  * are all among those they may see otherwise: none from here.
  */
-function placedNearestSql(v: typeof nearest): SQL {
+function placedNearestSql(v: typeof nearest, filtered = true, fixedLimit?: number): SQL {
   const here = sql`point(${v.lng}::float8, ${v.lat}::float8)`;
   // The cat and the author are joined before the limit, in the index's order: a probe by primary key
   // for each row read (about the limit's worth). Joined after it, PostgreSQL chose to hash every cat.
-  return sql`${placedHead(v, sql`, point(cp.longitude, cp.latitude) <-> ${here} as degrees`)}
+  return sql`${placedHead(v, sql`, point(cp.longitude, cp.latitude) <-> ${here} as degrees`, sql`true`, filtered)}
     order by point(cp.longitude, cp.latitude) <-> ${here}
-    limit ${v.limit}::int`;
+    limit ${fixedLimit === undefined ? sql`${v.limit}::int` : sql.raw(String(Math.trunc(fixedLimit)))}`;
 }
 
-/** The cats of cat_places that pass the viewer's and the query's filters, with `extra` columns. */
-function placedHead(v: typeof near, extra: SQL, where: SQL = sql`true`): SQL {
+/**
+ * The cats of cat_places that pass the viewer's and the query's filters, with `extra` columns.
+ * `filtered` false leaves out the name, the cursor's distance and 'only cats I care for': the first
+ * page of every cat (what the cats page and the post menus ask) gets statements without them
+ * (everyPlacedNearestStatement).
+ */
+function placedHead(v: typeof near, extra: SQL, where: SQL = sql`true`, filtered = true): SQL {
   const { viewerId, named, beyond } = nearParts(v);
+  if (!filtered) {
+    return sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
+      false as viewer_is_caretaker,
+      c.merged_into is null and c.removed_at is null as listed,
+      cp.post_id, cp.user_id, cp.latitude, cp.longitude,
+      true as show_location, u.exact_public_location,
+      ${sharedWithMember(viewerId, sql`cp.post_id`)} as shared_with_viewer ${extra}
+    from ${catPlaces} cp
+    join ${cats} c on c.id = cp.cat_id
+    join ${users} u on u.id = cp.user_id
+    where ${where} and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})`;
+  }
   return sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
       false as viewer_is_caretaker,
       c.merged_into is null and c.removed_at is null as listed,
@@ -635,6 +653,21 @@ function placedInBoxesSql(v: typeof boxed): SQL {
 const placedInBoxesStatement = preparedSql('cats_placed_in_boxes', placedInBoxesSql(boxed));
 
 const placedNearestStatement = preparedSql('cats_placed_nearest', placedNearestSql(nearest));
+/**
+ * The first page of every cat, one statement per limit read (128, then four times as many where the
+ * cats lie packed): the limit written in, so that the generic plan knows how many rows it reads. With
+ * the limit a parameter, PostgreSQL's generic plan counted on a tenth of the table and cost itself
+ * twice a plan made for the values, so the statement was planned on every run (a third of its time).
+ */
+const everyPlacedNearestStatements = new Map<number, ReturnType<typeof preparedSql>>();
+function everyPlacedNearestStatement(limit: number) {
+  let statement = everyPlacedNearestStatements.get(limit);
+  if (!statement) {
+    statement = preparedSql(`cats_every_placed_nearest_${limit}`, placedNearestSql(nearest, false, limit));
+    everyPlacedNearestStatements.set(limit, statement);
+  }
+  return statement;
+}
 
 /**
  * catsSeenOtherwiseNear's statement, prepared: the boxes are one band of latitude with two ranges of

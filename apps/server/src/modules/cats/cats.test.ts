@@ -745,6 +745,16 @@ describe('cats', () => {
         await api(ann, 'GET', `/api/cats?q=${tag}&near=${target.latitude},${target.longitude}`)
       ).json() as CatsResponse;
       expect(forAnn.cats[0]!._id).toBe(offCat.id);
+      // Without a name (the cats page's first page, read by statements of their own): every name ranks
+      // alike, and this test's cats are the nearest of all.
+      const unnamed = (
+        await api(viewer, 'GET', `/api/cats?near=${target.latitude},${target.longitude}`)
+      ).json() as CatsResponse;
+      const byDistance = expected
+        .map((e) => ({ id: e.id, distance: distance(e.place) }))
+        .sort((a, b) => (a.distance === b.distance ? (a.id < b.id ? -1 : 1) : a.distance - b.distance))
+        .map((e) => e.id);
+      expect(unnamed.cats.map((c) => c._id)).toEqual(byDistance.slice(0, CATS_PAGE_SIZE));
     });
 
     it("reads the nearest cats again when more than it read at first share the cells at the page's edge", async () => {
