@@ -21,6 +21,7 @@ import {
   usersBlockedWith,
 } from '../social/visibility.ts';
 import type { LocatedPost } from '../location/location-rule.ts';
+import { coverFromColumns, type CoverRow } from './cover-row.ts';
 
 /**
  * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer
@@ -344,16 +345,6 @@ function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
     left join ${users} su on su.id = s.user_id`;
 }
 
-/** A cover as the lists show it: the picture of one of the cat's sightings. */
-export interface CoverRow {
-  postId: string;
-  mediaKey: string;
-  width: number;
-  height: number;
-  placeholder: string;
-  altText: string | null;
-}
-
 /**
  * The rows of a list statement built on catsWithNewestSighting (`inner`, ordered and limited), each
  * with its cat's chosen cover when the viewer may see it, as visibleCovers decides: one probe by
@@ -612,18 +603,11 @@ function placedNearestSql(v: typeof nearest, filtered = true, fixedLimit?: numbe
  */
 function placedHead(v: typeof near, extra: SQL, where: SQL = sql`true`, filtered = true): SQL {
   const { viewerId, named, beyond } = nearParts(v);
-  if (!filtered) {
-    return sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
-      false as viewer_is_caretaker,
-      c.merged_into is null and c.removed_at is null as listed,
-      cp.post_id, cp.user_id, cp.latitude, cp.longitude,
-      true as show_location, u.exact_public_location,
-      ${sharedWithMember(viewerId, sql`cp.post_id`)} as shared_with_viewer ${extra}
-    from ${catPlaces} cp
-    join ${cats} c on c.id = cp.cat_id
-    join ${users} u on u.id = cp.user_id
-    where ${where} and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})`;
-  }
+  const filters = filtered
+    ? sql`and ${beyond(sql`cp`)}
+      and not ${v.caredFor}::boolean
+      and (case when ${v.needle}::text = '' then ${v.rank}::int = 0 else ${named(sql`c`)} end)`
+    : sql``;
   return sql`select cp.cat_id as id, c.living, c.home_latitude, c.home_longitude,
       false as viewer_is_caretaker,
       c.merged_into is null and c.removed_at is null as listed,
@@ -633,9 +617,7 @@ function placedHead(v: typeof near, extra: SQL, where: SQL = sql`true`, filtered
     from ${catPlaces} cp
     join ${cats} c on c.id = cp.cat_id
     join ${users} u on u.id = cp.user_id
-    where ${where} and ${beyond(sql`cp`)}
-      and not ${v.caredFor}::boolean
-      and (case when ${v.needle}::text = '' then ${v.rank}::int = 0 else ${named(sql`c`)} end)
+    where ${where} ${filters}
       and cp.cat_id not in (${catsSeenOtherwiseBy(viewerId)})`;
 }
 
@@ -820,18 +802,7 @@ function toListRow(r: RawRow): CatListRow {
     homeLongitude: numberOrNull(r.home_longitude),
     viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
     rank: Number(r.rank),
-    cover:
-      r.cover_id === null || r.cover_id === undefined
-        ? null
-        : {
-            postId: String(r.cover_id),
-            mediaKey: String(r.cover_media_key),
-            width: Number(r.cover_width),
-            height: Number(r.cover_height),
-            placeholder: String(r.cover_placeholder),
-            altText:
-              r.cover_alt_text === null || r.cover_alt_text === undefined ? null : String(r.cover_alt_text),
-          },
+    cover: coverFromColumns(r),
     sighting:
       r.post_id === null || r.post_id === undefined
         ? null

@@ -34,6 +34,7 @@ import { selectVisiblePosts, type PostViewRow } from '../posts/posts.repository.
 import { LOCATION_GRID_DEGREES, locationCell } from '../location/location-grid.ts';
 import type { LocatedPost } from '../location/location-rule.ts';
 import { hiddenByHome, metresBetween, sightingPlace, type CatHome } from './cat-place.ts';
+import type { CoverRow } from './cover-row.ts';
 import * as suggestions from './post-cat-suggestions.repository.ts';
 import * as repo from './cats.repository.ts';
 
@@ -46,7 +47,7 @@ export interface CatsDeps {
   publicBase: string | undefined;
 }
 
-type CoverSource = repo.CoverRow;
+type CoverSource = CoverRow;
 
 function toCover(deps: CatsDeps, source: CoverSource | null): CatSummary['cover'] {
   if (!source) return null;

@@ -6,6 +6,7 @@ import { rowsOf, toBoolean, toDate, type RawRow } from '../../../db/raw-results.
 import { missingAlerts, missingReports, type MissingAlertRow } from '../../../db/schema/index.ts';
 import { nearBox } from '../../location/near-box.ts';
 import { postShownTo, sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
+import { coverFromColumns, type CoverRow } from '../cover-row.ts';
 
 /**
  * SQL of missing-cat alerts and their reports (issue 26). Places leave here raw, exact and as the cell
@@ -272,17 +273,7 @@ const alertsInBoxStatement = preparedSql(
 function toAlertViewRow(r: RawRow): AlertViewRow {
   return {
     ...toAlertRow(r),
-    cover:
-      r.cover_id === null || r.cover_id === undefined
-        ? null
-        : {
-            postId: String(r.cover_id),
-            mediaKey: String(r.cover_media_key),
-            width: Number(r.cover_width),
-            height: Number(r.cover_height),
-            placeholder: String(r.cover_placeholder),
-            altText: r.cover_alt_text === null ? null : String(r.cover_alt_text),
-          },
+    cover: coverFromColumns(r),
     raiser:
       r.raised_by === null
         ? null
@@ -383,15 +374,6 @@ export async function viewerArea(
       ? null
       : { latitude: Number(lat), longitude: Number(lng) };
   return { home: pair(row?.home_lat, row?.home_lng), post: pair(row?.post_lat, row?.post_lng) };
-}
-
-export interface CoverRow {
-  postId: string;
-  mediaKey: string;
-  width: number;
-  height: number;
-  placeholder: string;
-  altText: string | null;
 }
 
 /** Each cat's picture for the viewer (coverIdOf); cats with none are absent. */
