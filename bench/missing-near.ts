@@ -16,9 +16,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Placeholder, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { MISSING_BANNER_SHOWN, type MissingNearResponse } from '@cats/contracts';
 import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import { captureSql, sqlLiteral } from '../apps/server/test/capture-sql.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import { shownAlertsNear, viewerArea } from '../apps/server/src/modules/cats/missing/missing.repository.ts';
 import { createPgDatabase, PROFILES } from './run.ts';
@@ -209,44 +210,25 @@ async function profileQueries(db: Database) {
 
 /** EXPLAIN ANALYZE of the list's statement around the city's centre, as the repository prepares it. */
 async function explainNear(db: Database) {
-  let text = '';
-  let params: unknown[] = [];
-  // A stand-in that records the prepared statement and its values (as bench/notifications.ts does).
-  const fake = {
-    _: {
-      session: {
-        prepareQuery: (compiled: { sql: string; params: unknown[] }) => ({
-          execute: async (values: Record<string, unknown>) => {
-            text = compiled.sql;
-            params = compiled.params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
-            return { rows: [] };
-          },
-        }),
-      },
-    },
-  } as unknown as Database;
   const viewer = rowsOf<{ id: string }>(await db.execute(sql`select md5('mn-viewer')::uuid::text as id`))[0]!
     .id;
-  await shownAlertsNear(fake, viewer, { latitude: 36.7213, longitude: -4.4214 }, 2000, 20);
+  const { text, params, inlined } = await captureSql((fake) =>
+    shownAlertsNear(fake, viewer, { latitude: 36.7213, longitude: -4.4214 }, 2000, 20),
+  );
   if (process.env.DATABASE_URL) {
     // On PostgreSQL the prepared statement runs with a generic plan after five runs: that plan too.
-    const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v)}'`);
     await db.execute(sql.raw(`prepare missing_near_generic as ${text}`));
     await db.execute(sql.raw(`set plan_cache_mode = force_generic_plan`));
     const generic = rowsOf<Record<string, string>>(
       await db.execute(
         sql.raw(
-          `explain (analyze, buffers, costs off) execute missing_near_generic(${params.map(literal).join(', ')})`,
+          `explain (analyze, buffers, costs off) execute missing_near_generic(${params.map(sqlLiteral).join(', ')})`,
         ),
       ),
     );
     console.log(`-- generic plan\n${generic.map((r) => Object.values(r)[0]).join('\n')}\n-- custom plan`);
     await db.execute(sql.raw(`reset plan_cache_mode`));
   }
-  const inlined = text.replace(/\$(\d+)/g, (_m, n: string) => {
-    const v = params[Number(n) - 1];
-    return typeof v === 'number' ? String(v) : `'${String(v)}'`;
-  });
   const plan = rowsOf<Record<string, string>>(
     await db.execute(sql.raw(`explain (analyze, buffers, costs off) ${inlined}`)),
   );

@@ -14,10 +14,10 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Placeholder, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { UNREAD_COUNT_CAP, type NotificationsResponse, type NotificationType } from '@cats/contracts';
 import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import { captureSql, type CapturedSql } from '../apps/server/test/capture-sql.ts';
 import { hashPassword } from '../apps/server/src/lib/passwords.ts';
 import {
   countUnread,
@@ -172,38 +172,8 @@ export function seedStatements(passwordHash: string): string[] {
   ];
 }
 
-/**
- * The SQL a repository call sends, with its parameters inlined (EXPLAIN needs them bound): run against
- * a stand-in that records the statement, prepared (the list's pages and the count) or not.
- */
-async function captureSql(run: (ex: Database) => Promise<unknown>): Promise<string> {
-  let text = '';
-  let params: unknown[] = [];
-  const fake = {
-    execute: async (query: SQL) => {
-      ({ sql: text, params } = new PgDialect().sqlToQuery(query));
-      return { rows: [] };
-    },
-    _: {
-      session: {
-        prepareQuery: (compiled: { sql: string; params: unknown[] }) => ({
-          execute: async (values: Record<string, unknown>) => {
-            text = compiled.sql;
-            params = compiled.params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
-            return { rows: [] };
-          },
-        }),
-      },
-    },
-  } as unknown as Database;
-  await run(fake);
-  return text.replace(/\$(\d+)/g, (_m, n: string) => {
-    const v = params[Number(n) - 1];
-    return typeof v === 'number' ? String(v) : `'${String(v)}'`;
-  });
-}
-
-async function explain(db: Database, label: string, text: string): Promise<void> {
+/** EXPLAIN ANALYZE of a statement as the repository sends it (captureSql), its values bound. */
+async function explain(db: Database, label: string, { inlined: text }: CapturedSql): Promise<void> {
   const plan = rowsOf<Record<string, string>>(
     await db.execute(sql.raw(`explain (analyze, buffers, costs off) ${text}`)),
   );

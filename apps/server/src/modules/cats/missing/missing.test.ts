@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { count, eq, Placeholder, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANONYMISED_USERNAME,
@@ -29,6 +29,7 @@ import {
   suspendUser,
 } from '../../moderation/moderation-actions.repository.ts';
 import { buildTestApp, type TestApp } from '../../../../test/build-app.ts';
+import { captureSql } from '../../../../test/capture-sql.ts';
 import { authHeader, createCat, createUser, type CreatedUser } from '../../../../test/factories.ts';
 import { NO_RATE_LIMITS, smallJpeg, uploadPost } from '../../../../test/hostile/support/world.ts';
 
@@ -642,29 +643,8 @@ describe('missing cats', () => {
       async () => {
         const box = { south: 48.84, north: 48.87, longitudes: [[2.3, 2.4]] as [number, number][] };
         const owner = await createUser(t.db);
-        // The statements as they run, with their values (a stand-in records them, as bench/missing-near.ts does).
-        const recorded = async (run: (db: Database) => Promise<unknown>) => {
-          let text = '';
-          let params: unknown[] = [];
-          const recorder = {
-            _: {
-              session: {
-                prepareQuery: (compiled: { sql: string; params: unknown[] }) => ({
-                  execute: async (values: Record<string, unknown>) => {
-                    text = compiled.sql;
-                    params = compiled.params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
-                    return { rows: [] };
-                  },
-                }),
-              },
-            },
-          } as unknown as Database;
-          await run(recorder);
-          return text.replace(/\$(\d+)/g, (_m, n: string) => {
-            const v = params[Number(n) - 1];
-            return v === null ? 'null' : typeof v === 'number' ? String(v) : `'${String(v)}'`;
-          });
-        };
+        // The statements as they run, with their values (captureSql records them instead of running them).
+        const recorded = async (run: (db: Database) => Promise<unknown>) => (await captureSql(run)).inlined;
         const statements = {
           map: await recorded((db) =>
             shownAlertsInBox(db, stranger.id, box, { latitude: 48.855, longitude: 2.35 }, 51),
