@@ -14,7 +14,11 @@ export function visibleUsername(viewer: AuthContext, user: { id: string; usernam
 }
 
 /** The user object embedded in posts, comments and profiles, as the viewer may see it. */
-export function toUserSummary(viewer: AuthContext, user: UserLike, publicBase: string | undefined): UserSummary {
+export function toUserSummary(
+  viewer: AuthContext,
+  user: UserLike,
+  publicBase: string | undefined,
+): UserSummary {
   return {
     _id: user.id,
     username: visibleUsername(viewer, user),

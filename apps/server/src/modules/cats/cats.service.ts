@@ -47,9 +47,7 @@ export interface CatsDeps {
   publicBase: string | undefined;
 }
 
-type CoverSource = CoverRow;
-
-function toCover(deps: CatsDeps, source: CoverSource | null): CatSummary['cover'] {
+function toCover(deps: CatsDeps, source: CoverRow | null): CatSummary['cover'] {
   if (!source) return null;
   return {
     postId: source.postId,
@@ -63,7 +61,7 @@ function toCover(deps: CatsDeps, source: CoverSource | null): CatSummary['cover'
   };
 }
 
-const coverOfRow = (row: PostViewRow): CoverSource => ({
+const coverOfRow = (row: PostViewRow): CoverRow => ({
   postId: row.id,
   mediaKey: row.mediaKey,
   width: row.width,

@@ -116,7 +116,9 @@ export async function lockTarget(
         .from(posts)
         .where(eq(posts.id, id))
         .for('update');
-      return row ? { ...none, ...row, located: toBoolean(row.located), showLocation: toBoolean(row.showLocation) } : null;
+      return row
+        ? { ...none, ...row, located: toBoolean(row.located), showLocation: toBoolean(row.showLocation) }
+        : null;
     }
     case 'comment': {
       const [row] = await ex
