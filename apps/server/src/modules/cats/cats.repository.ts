@@ -13,15 +13,10 @@ import {
   users,
   type CatRow,
 } from '../../db/schema/index.ts';
-import {
-  notBlockedWith,
-  postShownTo,
-  postVisibleTo,
-  sharedWithMember,
-  usersBlockedWith,
-} from '../social/visibility.ts';
+import { notBlockedWith, postVisibleTo, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 import type { LocatedPost } from '../location/location-rule.ts';
 import { coverFromColumns, type CoverRow } from './cover-row.ts';
+import { sightingVisibleTo } from './sighting-visibility.ts';
 
 /**
  * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer
@@ -240,16 +235,8 @@ export async function deleteCatsCaredForOnlyBy(db: Executor, userId: string): Pr
     and not exists (select 1 from ${catCaretakers} o where o.cat_id = c.id and o.user_id <> ${userId})`);
 }
 
-/**
- * A post is a sighting the viewer may see: live, not hidden by them, no block with its author, shown to
- * them by moderation (issue 27).
- */
-function visibleSighting(viewerId: string): SQL {
-  return sql`(${posts.deletedAt} is null and ${posts.userId} not in (${usersBlockedWith(viewerId)})
-    and ${posts.id} not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
-    and ${postShownTo(viewerId)}
-    and not sighting_kept_from(${posts.catId}, ${posts.userId}, ${posts.latitude}, ${posts.longitude}, ${viewerId}))`;
-}
+/** A post of the query builder's unaliased `posts` that is a sighting the viewer may see. */
+const visibleSighting = (viewerId: string): SQL => sightingVisibleTo(viewerId, 'posts');
 
 // ---------------------------------------------------------------------------------------------------
 // The list: every cat matching the name, with its newest sighting the viewer may see
@@ -332,12 +319,7 @@ function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
       select p.id, p.user_id, p.latitude, p.longitude, p.show_location, p.created_at, p.media_key,
         p.width, p.height, p.placeholder, p.alt_text
       from ${posts} p
-      where p.cat_id = c.id and p.deleted_at is null
-        and p.user_id not in (${usersBlockedWith(viewerId)})
-        and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
-        and ${postShownTo(viewerId, 'p')}
-        and not (c.living = 'household' and c.home_latitude is not null
-          and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${viewerId}))
+      where p.cat_id = c.id and ${sightingVisibleTo(viewerId, 'p', 'c')}
       order by p.created_at desc, p.id desc
       limit 1
     ) s on true
@@ -358,12 +340,7 @@ function withVisibleCover(inner: SQL, viewerId: unknown, order: SQL = sql``): SQ
     from (${inner}) l
     left join lateral (
       select p.id, p.media_key, p.width, p.height, p.placeholder, p.alt_text from ${posts} p
-      where p.id = l.cover_post_id and p.cat_id = l.id and p.deleted_at is null
-        and p.user_id not in (${usersBlockedWith(viewerId)})
-        and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${viewerId})
-        and ${postShownTo(viewerId, 'p')}
-        and not (l.living = 'household' and l.home_latitude is not null
-          and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${viewerId}))
+      where p.id = l.cover_post_id and p.cat_id = l.id and ${sightingVisibleTo(viewerId, 'p', 'l')}
     ) cv on true ${order}`;
 }
 
@@ -938,11 +915,7 @@ function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
       and p.created_at > now() - make_interval(days => ${v.days}::int)
       -- A switched-off location places the sighting for its author alone (location-rule.ts).
       and (p.show_location or p.user_id = ${v.viewerId})
-      and p.user_id not in (${usersBlockedWith(v.viewerId)})
-      and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${v.viewerId})
-      and ${postShownTo(v.viewerId, 'p')} and c.removed_at is null
-      and not (c.living = 'household' and c.home_latitude is not null
-        and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${v.viewerId}))
+      and c.removed_at is null and ${sightingVisibleTo(v.viewerId, 'p', 'c')}
     order by p.created_at desc, p.id desc
     limit ${sql.raw(String(SUGGESTION_SIGHTINGS_MAX))}`;
 }
@@ -1007,12 +980,7 @@ const suggestionCoversStatement = preparedSql(
   'cat_suggestion_covers',
   sql`select c.id as cat_id, p.id, p.media_key, p.width, p.height, p.placeholder, p.alt_text
       from ${cats} c join ${posts} p on p.id = c.cover_post_id and p.cat_id = c.id
-     where c.id in (${coverSlots}) and p.deleted_at is null
-       and p.user_id not in (${usersBlockedWith(coversViewer)})
-       and p.id not in (select h.post_id from ${hiddenPosts} h where h.user_id = ${coversViewer})
-       and ${postShownTo(coversViewer, 'p')} and c.removed_at is null
-       and not (c.living = 'household' and c.home_latitude is not null
-         and sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${coversViewer}))`,
+     where c.id in (${coverSlots}) and c.removed_at is null and ${sightingVisibleTo(coversViewer, 'p', 'c')}`,
 );
 
 /** A cover with the cat it is of. */

@@ -5,8 +5,9 @@ import { preparedSql } from '../../../db/prepared.ts';
 import { rowsOf, toBoolean, toDate, type RawRow } from '../../../db/raw-results.ts';
 import { missingAlerts, missingReports, type MissingAlertRow } from '../../../db/schema/index.ts';
 import { nearBox } from '../../location/near-box.ts';
-import { postShownTo, sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
+import { sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
 import { coverFromColumns, type CoverRow } from '../cover-row.ts';
+import { sightingVisibleTo } from '../sighting-visibility.ts';
 
 /**
  * SQL of missing-cat alerts and their reports (issue 26). Places leave here raw, exact and as the cell
@@ -160,40 +161,15 @@ export async function shownAlertOfCat(
   return row ? toAlertRow(row) : null;
 }
 
-/** A sighting the viewer may see (cats.repository.ts's rule), on alias `a`: live, unhidden, unblocked, not kept. */
-const visibleSightingAs = (alias: string, viewerId: unknown) => {
-  const p = sql.raw(alias);
-  return sql`${p}.deleted_at is null
-  and ${p}.user_id not in (${usersBlockedWith(viewerId)})
-  and ${p}.id not in (select h.post_id from hidden_posts h where h.user_id = ${viewerId})
-  and ${postShownTo(viewerId, alias)}
-  and not sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${viewerId})`;
-};
-const visibleSightingOf = (viewerId: string) => visibleSightingAs('p', viewerId);
-
 /**
  * The cat's picture for the viewer, on a row with `c` (cats): its chosen cover where they may see it,
  * else their newest sighting of it (posts_cat_timeline_idx); the second is only looked for without the
  * first (coalesce evaluates lazily). A post id, or null.
  */
 const coverIdOf = (viewerId: unknown) => sql`coalesce(
-  (select v.id from posts v where v.id = c.cover_post_id and v.cat_id = c.id and ${coverVisible('v', viewerId)}),
-  (select v.id from posts v where v.cat_id = c.id and ${coverVisible('v', viewerId)}
+  (select v.id from posts v where v.id = c.cover_post_id and v.cat_id = c.id and ${sightingVisibleTo(viewerId, 'v', 'c')}),
+  (select v.id from posts v where v.cat_id = c.id and ${sightingVisibleTo(viewerId, 'v', 'c')}
     order by v.created_at desc nulls last, v.id desc nulls last limit 1))`;
-
-/**
- * visibleSightingAs for one of cat `c`'s own sightings: sighting_kept_from() is asked only of a
- * household cat with a home point (a function call per sighting otherwise, most of the list's time).
- */
-const coverVisible = (alias: string, viewerId: unknown) => {
-  const p = sql.raw(alias);
-  return sql`${p}.deleted_at is null
-  and ${p}.user_id not in (${usersBlockedWith(viewerId)})
-  and ${p}.id not in (select h.post_id from hidden_posts h where h.user_id = ${viewerId})
-  and ${postShownTo(viewerId, alias)}
-  and (c.living <> 'household' or c.home_latitude is null
-    or not sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${viewerId}))`;
-};
 
 /** An alert with all its list shows: its cat's picture and the raiser (a block leaves out the alert). */
 export interface AlertViewRow extends AlertRow {
@@ -493,7 +469,7 @@ export async function reportsOfAlert(
          from posts p join users u on u.id = p.user_id
          where p.cat_id = ${alert.catId} and p.created_at >= ${alert.createdAt} ${until}
            and not exists (select 1 from cat_caretakers cc where cc.cat_id = p.cat_id and cc.user_id = p.user_id)
-           and ${visibleSightingOf(viewerId)}
+           and ${sightingVisibleTo(viewerId, 'p')}
          order by p.created_at desc, p.id desc limit ${limit})
       ) x order by x.seen_at desc, x.id desc limit ${limit}`),
   );
