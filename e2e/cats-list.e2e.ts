@@ -80,6 +80,10 @@ describe('the cats list', () => {
       await expect
         .poll(async () => (await names(page)).slice(0, 4))
         .toEqual(['Zafiro', 'Zarzamora', 'Brisa', 'Lirio']);
+      // The seed's Luna is missing, and her alert is everyone's to see: her row says so, no other does.
+      const list = page.getByRole('list', { name: 'Cats' });
+      await list.getByRole('link', { name: /^Luna Missing/ }).waitFor();
+      expect(await list.locator('.missing-tag').count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `cats-list-${name}`);
 

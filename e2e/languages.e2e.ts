@@ -131,6 +131,7 @@ describe('languages', () => {
           '/notifications',
           `/posts/${seeded.neighbourPost._id}`,
           `/cats/${seeded.catId}`,
+          '/cats',
           '/profile/me',
           `/profile/${seeded.neighbourId}`,
           '/profile/settings',

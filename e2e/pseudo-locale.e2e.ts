@@ -101,6 +101,7 @@ describe('pseudo-locale', () => {
     '/feed',
     `/posts/${post._id}`,
     `/cats/${catId}`,
+    '/cats',
     '/explore',
     '/spot',
     '/groups',

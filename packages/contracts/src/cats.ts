@@ -161,6 +161,8 @@ export const catsQuerySchema = z.object({
 export const catListItemSchema = catSummarySchema.extend({
   /** When the newest sighting the viewer may see was made. */
   lastSeenAt: z.string().nullable(),
+  /** An alert the viewer may see is open: the cat is missing (its page says where it was last seen). */
+  missing: z.boolean(),
 });
 export type CatListItem = z.infer<typeof catListItemSchema>;
 export const catsResponseSchema = z.object({

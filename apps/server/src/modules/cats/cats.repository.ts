@@ -17,6 +17,7 @@ import { notBlockedWith, postVisibleTo, sharedWithMember, usersBlockedWith } fro
 import type { LocatedPost } from '../location/location-rule.ts';
 import { coverFromColumns, type CoverRow } from './cover-row.ts';
 import { sightingVisibleTo } from './sighting-visibility.ts';
+import { alertShownTo } from './missing/missing.repository.ts';
 
 /**
  * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer
@@ -254,6 +255,8 @@ export interface CatListRow {
   rank: number;
   /** The cat's chosen cover when the viewer may see it (visibleCovers' rule), else null. */
   cover: CoverRow | null;
+  /** An alert the viewer may see is open (the missing list's rule, alertShownTo). */
+  missing: boolean;
   sighting: {
     postId: string;
     userId: string;
@@ -331,12 +334,14 @@ function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
  * The rows of a list statement built on catsWithNewestSighting (`inner`, ordered and limited), each
  * with its cat's chosen cover when the viewer may see it, as visibleCovers decides: one probe by
  * primary key per listed row, in the same statement. A second statement for the covers cost the near
- * list a sixth of its time (docs/performance.md, "Cats"). `order` restores the inner order, which a
- * join does not promise to keep.
+ * list a sixth of its time (docs/performance.md, "Cats"). And whether the cat is missing, by an alert
+ * the viewer may see (the missing list's rule): a probe of missing_alerts_open_cat_idx per row. `order`
+ * restores the inner order, which a join does not promise to keep.
  */
-function withVisibleCover(inner: SQL, viewerId: unknown, order: SQL = sql``): SQL {
+function withCoverAndMissing(inner: SQL, viewerId: unknown, order: SQL = sql``): SQL {
   return sql`select l.*, cv.id as cover_id, cv.media_key as cover_media_key, cv.width as cover_width,
-      cv.height as cover_height, cv.placeholder as cover_placeholder, cv.alt_text as cover_alt_text
+      cv.height as cover_height, cv.placeholder as cover_placeholder, cv.alt_text as cover_alt_text,
+      exists (select 1 from missing_alerts a where a.cat_id = l.id and ${alertShownTo(viewerId)}) as missing
     from (${inner}) l
     left join lateral (
       select p.id, p.media_key, p.width, p.height, p.placeholder, p.alt_text from ${posts} p
@@ -366,7 +371,7 @@ export async function listCatsWithNewestSighting(
   }
   // Without a query every rank is 0; a bare 0 in ORDER BY would mean a column's position.
   const result = await db.execute(
-    withVisibleCover(
+    withCoverAndMissing(
       sql`${catsWithNewestSighting(viewerId, rank)}
         where ${and(...conditions)}
         order by ${ranked ? sql`${rank} asc,` : sql``} ${lastSeenKey} desc, c.id desc limit ${newest.limit + 1}`,
@@ -725,7 +730,7 @@ export async function catsWithNewestSightingByIds(
 const byIdsViewer = sql`${sql.placeholder('viewerId')}::uuid`;
 const byIdsStatement = preparedSql(
   'cats_with_newest_sighting_by_ids',
-  withVisibleCover(
+  withCoverAndMissing(
     sql`${catsWithNewestSighting(byIdsViewer, sql`${sql.placeholder('rank')}::int`)}
       where c.id = any(${sql.placeholder('ids')}::uuid[])`,
     byIdsViewer,
@@ -753,7 +758,7 @@ export async function catsMaybeUnplaced(
   if (caredFor) conditions.push(caredForBy(viewerId));
   if (afterId) conditions.push(sql`c.id > ${afterId}::uuid`);
   const result = await db.execute(
-    withVisibleCover(
+    withCoverAndMissing(
       sql`${catsWithNewestSighting(viewerId, rankSql)}
         where ${and(...conditions)}
           and (s.id is null or s.latitude is null or s.longitude is null
@@ -780,6 +785,7 @@ function toListRow(r: RawRow): CatListRow {
     viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
     rank: Number(r.rank),
     cover: coverFromColumns(r),
+    missing: toBoolean(r.missing),
     sighting:
       r.post_id === null || r.post_id === undefined
         ? null

@@ -743,6 +743,7 @@ export async function listCats(
       name: row.name,
       cover: toCover(deps, row.cover ?? row.sighting),
       lastSeenAt: row.sighting ? row.sighting.createdAt.toISOString() : null,
+      missing: row.missing,
     })),
     info: { nextCursor },
   };

@@ -570,6 +570,51 @@ describe('cats', () => {
       }
     });
 
+    it('says on every list which cats are missing, by an alert the viewer may see', async () => {
+      const tag = `lost${Math.random().toString(36).slice(2, 6)}`;
+      const spot = { latitude: 37.3891, longitude: -5.9845 };
+      const keeper = await createUser(t.db);
+      const blockedByKeeper = await createUser(t.db);
+      await t.db.insert(blocks).values({ blockerId: keeper.id, blockedId: blockedByKeeper.id });
+      const lost = await createCat(t.db, keeper.id, { name: `${tag} lost` });
+      const lostUnplaced = await createCat(t.db, keeper.id, { name: `${tag} lost unplaced` });
+      const home = await createCat(t.db, keeper.id, { name: `${tag} home` });
+      for (const cat of [lost, lostUnplaced, home])
+        await createPost(t.db, bob.id, { catId: cat.id, ...spot, showLocation: cat !== lostUnplaced });
+      for (const cat of [lost, lostUnplaced]) {
+        const res = await api(keeper, 'POST', `/api/cats/${cat.id}/missing`, {
+          lastSeenAt: new Date(Date.now() - 3_600_000).toISOString(),
+          place: spot,
+          note: 'Grey, red collar.',
+          contact: 'report',
+        });
+        expect(res.statusCode, res.body).toBe(201);
+      }
+      const lists = [
+        `/api/cats?q=${tag}`,
+        `/api/cats?q=${tag}&near=${spot.latitude},${spot.longitude}`,
+        // Cats without a place for the viewer come from the nearest list's own statement.
+        `/api/cats?q=${tag}&near=-33.8,151.2`,
+      ];
+      const missingOn = async (viewer: { id: string }, url: string) => {
+        const res = await api(viewer, 'GET', url);
+        expect(res.statusCode, res.body).toBe(200);
+        return Object.fromEntries((res.json() as CatsResponse).cats.map((c) => [c.name, c.missing]));
+      };
+      for (const url of lists) {
+        expect(await missingOn(carol, url), url).toEqual({
+          [`${tag} lost`]: true,
+          [`${tag} lost unplaced`]: true,
+          [`${tag} home`]: false,
+        });
+        // An alert raised by someone the viewer shares a block with is not shown to them, here either.
+        expect(Object.values(await missingOn(blockedByKeeper, url)), url).toEqual([false, false, false]);
+      }
+      const found = await api(keeper, 'DELETE', `/api/cats/${lost.id}/missing`);
+      expect(found.statusCode, found.body).toBe(200);
+      for (const url of lists) expect((await missingOn(carol, url))[`${tag} lost`], url).toBe(false);
+    });
+
     it('orders by nearness only as far as the viewer may see the sightings', async () => {
       const tag = `near${Math.random().toString(36).slice(2, 6)}`;
       const target = { latitude: 36.7213, longitude: -4.4214 };

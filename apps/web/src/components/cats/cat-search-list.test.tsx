@@ -77,6 +77,16 @@ describe('CatSearchList', () => {
     expect(onChoose).toHaveBeenCalledExactlyOnceWith(LULU);
   });
 
+  it('says which cats are missing, and a missing cat is chosen like any other', () => {
+    const lost = testCatListItem('c3', 'Sombra', null, true);
+    const { onChoose } = renderList({ cats: [LUNA, lost] });
+    const option = screen.getByRole('button', { name: /^Sombra Missing/ });
+    expect(within(option).getByText('Missing').className).toBe('missing-tag');
+    expect(within(screen.getByRole('button', { name: /^Luna/ })).queryByText('Missing')).toBeNull();
+    fireEvent.click(option);
+    expect(onChoose).toHaveBeenCalledExactlyOnceWith(lost);
+  });
+
   it('marks the linked cat, which cannot be chosen again, when the list links a picture', () => {
     const { onChoose } = renderList({ linkedCatId: 'c1' });
     const luna = screen.getByRole('button', { name: /Luna/ });

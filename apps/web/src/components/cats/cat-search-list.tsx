@@ -4,6 +4,7 @@ import { Message } from '../../i18n/message.tsx';
 import { TextField } from '../form-field.tsx';
 import { errorMessage } from '../post/api/errors.ts';
 import { CatThumb } from './cat-thumb.tsx';
+import { MissingTag } from './missing-tag.tsx';
 import { LastSeenText } from './last-seen-text.tsx';
 import './cats.css';
 
@@ -110,7 +111,15 @@ export function CatSearchList({
                   >
                     <CatThumb cover={cat.cover} size={48} />
                     <span className="which-cat__option-text">
-                      <span className="which-cat__name">{cat.name}</span>
+                      <span>
+                        <span className="which-cat__name">{cat.name}</span>
+                        {cat.missing && (
+                          <>
+                            {' '}
+                            <MissingTag />
+                          </>
+                        )}
+                      </span>
                       <LastSeenText at={cat.lastSeenAt} className="which-cat__seen" />
                     </span>
                     {linked && (

@@ -23,9 +23,15 @@ export const testCat = (id: string, overrides: Partial<Cat> = {}): Cat => ({
 });
 
 /** A cat as the search (GET /api/cats) lists it. */
-export const testCatListItem = (id: string, name: string, lastSeenAt: string | null = null): CatListItem => ({
+export const testCatListItem = (
+  id: string,
+  name: string,
+  lastSeenAt: string | null = null,
+  missing = false,
+): CatListItem => ({
   _id: id,
   name,
   cover: null,
   lastSeenAt,
+  missing,
 });

@@ -120,7 +120,7 @@ const catNotRemoved = sql`not exists (select 1 from cats rc where rc.id = a.cat_
  * Shown to the viewer: open, unexpired, raised by nobody they share a block with nor by a suspended
  * account, its cat not removed.
  */
-const shownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at > now()
+export const alertShownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at > now()
   and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))
   and not a.raiser_suspended
   and ${catNotRemoved}`;
@@ -156,7 +156,7 @@ export async function shownAlertOfCat(
   const [row] = rowsOf(
     await db.execute(sql`select ${alertColumns(viewerId)}
       from missing_alerts a join cats c on c.id = a.cat_id
-      where a.cat_id = ${catId} and ${shownTo(viewerId)}`),
+      where a.cat_id = ${catId} and ${alertShownTo(viewerId)}`),
   );
   return row ? toAlertRow(row) : null;
 }
@@ -219,14 +219,14 @@ const alertsNearStatement = preparedSql(
         and (a.area_longitude between ${sql.placeholder('west1')}::float8 and ${sql.placeholder('east1')}::float8
           or a.area_longitude between ${sql.placeholder('west2')}::float8 and ${sql.placeholder('east2')}::float8)
         and ${distanceFrom} <= ${sql.placeholder('metres')}::float8
-        and ${shownTo(viewer)}
+        and ${alertShownTo(viewer)}
     ),
     found as (select * from near order by distance, id limit ${sql.placeholder('limit')})
     ${viewOfFound(sql`(select count(*) from near)::int as total,`)}`,
 );
 
 /**
- * Explore's pins for one viewport (issue 26), prepared as the near list is: shown alerts (shownTo)
+ * Explore's pins for one viewport (issue 26), prepared as the near list is: shown alerts (alertShownTo)
  * whose last-seen CELL lies in the box, those whose cell is nearest the viewport's centre first. Box,
  * order and limit all go by the cell, never the exact place: moving the viewport's edges or centre
  * about must tell a probe no more than the cells the answer shows. The box reads
@@ -239,7 +239,7 @@ const alertsInBoxStatement = preparedSql(
       where a.area_latitude between ${sql.placeholder('south')}::float8 and ${sql.placeholder('north')}::float8
         and (a.area_longitude between ${sql.placeholder('west1')}::float8 and ${sql.placeholder('east1')}::float8
           or a.area_longitude between ${sql.placeholder('west2')}::float8 and ${sql.placeholder('east2')}::float8)
-        and ${shownTo(viewer)}
+        and ${alertShownTo(viewer)}
       order by distance, a.id
       limit ${sql.placeholder('limit')}
     )

@@ -255,6 +255,18 @@ describe('CatsPage', () => {
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
+  it('marks the cats that are missing', async () => {
+    renderPage({
+      'GET /api/cats': () =>
+        Response.json(catsPage([testCatListItem('c1', 'Luna', null, true), testCatListItem('c2', 'Mochi')])),
+    });
+    const list = await screen.findByRole('list', { name: 'Cats' });
+    const luna = await within(list).findByRole('link', { name: /^Luna Missing/ });
+    expect(within(luna).getByText('Missing').className).toBe('missing-tag');
+    const mochi = within(list).getByRole('link', { name: /^Mochi/ });
+    expect(within(mochi).queryByText('Missing')).toBeNull();
+  });
+
   it('says there are no cats yet when nobody has given one a profile', async () => {
     renderPage({ 'GET /api/cats': () => Response.json(catsPage([])) });
     const empty = await screen.findByText(

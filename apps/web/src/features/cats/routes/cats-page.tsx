@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { CAT_PROFILE_NAME_MAX, type CatListItem } from '@cats/contracts';
 import { CatThumb } from '../../../components/cats/cat-thumb.tsx';
 import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
+import { MissingTag } from '../../../components/cats/missing-tag.tsx';
 import { Checkbox, TextField } from '../../../components/form-field.tsx';
 import { LoadError } from '../../../components/load-error.tsx';
 import { useLastSpot } from '../../../components/location-picker/api/get-last-spot.ts';
@@ -243,7 +244,15 @@ function CatsListBody({
           <Link className="cats-page__cat" to={`/cats/${encodeURIComponent(cat._id)}`}>
             <CatThumb cover={cat.cover} size={64} />
             <span className="cats-page__cat-text">
-              <span className="cats-page__name">{cat.name}</span>
+              <span>
+                <span className="cats-page__name">{cat.name}</span>
+                {cat.missing && (
+                  <>
+                    {' '}
+                    <MissingTag />
+                  </>
+                )}
+              </span>
               <LastSeenText at={cat.lastSeenAt} className="cats-page__seen" />
             </span>
           </Link>
