@@ -1,4 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import type { MessageDescriptor } from '../i18n/i18n-store.ts';
+import { useTranslate } from '../i18n/message.tsx';
 import { AlertIcon } from './icons.tsx';
 import './form-field.css';
 
@@ -63,6 +65,45 @@ export function Checkbox({ label, switch: isSwitch, className, ref, ...input }: 
         {...input}
       />
       <span className="checkbox__label">{label}</span>
+    </label>
+  );
+}
+
+export interface SelectFieldProps<T extends string> {
+  label: ReactNode;
+  value: T;
+  options: readonly T[];
+  /** Each option's words, defined beside the component that offers them (translation catalogues). */
+  labels: Record<T, MessageDescriptor>;
+  onChange: (value: T) => void;
+  disabled?: boolean;
+}
+
+/** A labelled select in the form fields' look, its options one of a fixed set of values. */
+export function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  labels,
+  onChange,
+  disabled,
+}: SelectFieldProps<T>) {
+  const t = useTranslate();
+  return (
+    <label className="field">
+      <span className="field__label">{label}</span>
+      <select
+        className="field__input"
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value as T)}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {t(labels[option])}
+          </option>
+        ))}
+      </select>
     </label>
   );
 }

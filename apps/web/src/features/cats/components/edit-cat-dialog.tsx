@@ -16,13 +16,12 @@ import {
 import { Button, buttonClass } from '../../../components/button.tsx';
 import { catFieldProblem } from '../../../components/cats/cat-field-messages.ts';
 import { CountedTextarea } from '../../../components/counted-textarea.tsx';
-import { TextField } from '../../../components/form-field.tsx';
+import { SelectField, TextField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PostImage } from '../../../components/post/post-image.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { flattenPages } from '../../../components/post/api/post-cache.ts';
 import { imageAlt } from '../../../components/post/post-alt.ts';
-import type { MessageDescriptor } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import { useCatSightings } from '../api/get-cat-sightings.ts';
 import { useUpdateCat } from '../api/update-cat.ts';
@@ -173,21 +172,21 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
           </div>
         </fieldset>
         <div className="edit-cat__selects">
-          <Select
+          <SelectField
             label={t({ id: 'cats.facts.earTipped', defaultMessage: 'Ear-tipped' })}
             value={earTipped}
             options={YES_NO_UNKNOWN}
             labels={YES_NO_UNKNOWN_LABELS}
             onChange={setEarTipped}
           />
-          <Select
+          <SelectField
             label={t({ id: 'cats.facts.neutered', defaultMessage: 'Neutered' })}
             value={neutered}
             options={YES_NO_UNKNOWN}
             labels={YES_NO_UNKNOWN_LABELS}
             onChange={setNeutered}
           />
-          <Select
+          <SelectField
             label={t({ id: 'cats.facts.home', defaultMessage: 'Home' })}
             value={living}
             options={CAT_LIVING}
@@ -240,30 +239,5 @@ export function EditCatDialog({ cat, onClose, onDemoRefused }: EditCatDialogProp
         )}
       </form>
     </Modal>
-  );
-}
-
-interface SelectProps<T extends string> {
-  label: string;
-  value: T;
-  options: readonly T[];
-  labels: Record<T, MessageDescriptor>;
-  onChange: (value: T) => void;
-}
-
-/** A labelled select in the form fields' look. */
-function Select<T extends string>({ label, value, options, labels, onChange }: SelectProps<T>) {
-  const t = useTranslate();
-  return (
-    <label className="field">
-      <span className="field__label">{label}</span>
-      <select className="field__input" value={value} onChange={(e) => onChange(e.target.value as T)}>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {t(labels[option])}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

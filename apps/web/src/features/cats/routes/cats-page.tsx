@@ -4,7 +4,7 @@ import { CAT_PROFILE_NAME_MAX, type CatListItem } from '@cats/contracts';
 import { CatThumb } from '../../../components/cats/cat-thumb.tsx';
 import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
 import { MissingTag } from '../../../components/cats/missing-tag.tsx';
-import { Checkbox, TextField } from '../../../components/form-field.tsx';
+import { Checkbox, SelectField, TextField } from '../../../components/form-field.tsx';
 import { LoadError } from '../../../components/load-error.tsx';
 import { useLastSpot } from '../../../components/location-picker/api/get-last-spot.ts';
 import {
@@ -138,23 +138,14 @@ export default function CatsPage() {
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
-        <label className="field">
-          <span className="field__label">
-            <Message id="cats.list.order" defaultMessage="Order" />
-          </span>
-          <select
-            className="field__input"
-            value={order}
-            disabled={!placesKnown}
-            onChange={(e) => choose(e.target.value as Order)}
-          >
-            {available.map((option) => (
-              <option key={option} value={option}>
-                {t(ORDER_LABELS[option])}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label={<Message id="cats.list.order" defaultMessage="Order" />}
+          value={order}
+          options={available}
+          labels={ORDER_LABELS}
+          onChange={choose}
+          disabled={!placesKnown}
+        />
         <Checkbox
           className="cats-page__cared-for"
           label={t({ id: 'cats.list.caredFor', defaultMessage: 'Only cats I care for' })}
