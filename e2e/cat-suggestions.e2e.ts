@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { CatSightingsResponse, PagedPostsResponse, Post } from '@cats/contracts';
+import type { CatSightingsResponse, CatSuggestionsResponse, PagedPostsResponse, Post } from '@cats/contracts';
 import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
 import { signedInPage } from './support/api.ts';
@@ -167,6 +167,37 @@ describe('which cat is this', () => {
     expect(names).toEqual([name, 'New cat', 'Not sure']);
     await submit(page);
     expect((await newest()).cat).toEqual({ _id: catId, name });
+    await page.close();
+  });
+
+  it('tells a neighbour who meets the cat that it is missing', async () => {
+    await apiCall(server.url, spotter.accessToken, `/api/cats/${catId}/missing`, {
+      method: 'POST',
+      body: JSON.stringify({
+        lastSeenAt: new Date(Date.now() - 3_600_000).toISOString(),
+        place: FIXTURE_GPS,
+        note: 'Orange, white socks.',
+        contact: 'report',
+      }),
+    });
+    const neighbour = await apiUser(server.url, 'catmeeter');
+    const page = await signedInPage(browser, server.url, neighbour, PHONE);
+    await chooseAndCrop(page, 'photo-gps.jpg');
+    const card = group(page).getByRole('radio', { name: `${name} Missing` });
+    await card.waitFor({ state: 'attached' });
+    // Exactly the cats the server says are missing wear the tag (the seed's Luna is missing nearby too).
+    const { cats } = await apiCall<CatSuggestionsResponse>(
+      server.url,
+      neighbour.accessToken,
+      `/api/cats/suggestions?near=${FIXTURE_GPS.latitude},${FIXTURE_GPS.longitude}`,
+    );
+    expect(cats.filter((c) => c.missing).map((c) => c.name)).toContain(name);
+    const tagged = await group(page)
+      .locator('.cat-choice__option:has(.missing-tag) .cat-choice__name')
+      .allTextContents();
+    expect(tagged).toEqual(cats.filter((c) => c.missing).map((c) => c.name));
+    await shoot(page, 'spot-suggestions-missing-390');
+    expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 });

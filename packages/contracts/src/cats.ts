@@ -179,7 +179,13 @@ export type CatsResponse = z.infer<typeof catsResponseSchema>;
  * asking at many points tells no more than the posts themselves do (docs/security.md, "Cats").
  */
 export const catSuggestionsQuerySchema = z.object({ near: nearSchema });
-export const catSuggestionsResponseSchema = z.object({ cats: z.array(catSummarySchema) });
+/** A cat offered by 'Which cat is this?' on Spot: whether it is missing, as the lists of cats say it. */
+export const catSuggestionSchema = catSummarySchema.extend({
+  /** An alert the viewer may see is open: the cat is missing. */
+  missing: z.boolean(),
+});
+export type CatSuggestion = z.infer<typeof catSuggestionSchema>;
+export const catSuggestionsResponseSchema = z.object({ cats: z.array(catSuggestionSchema) });
 export type CatSuggestionsResponse = z.infer<typeof catSuggestionsResponseSchema>;
 
 /** GET /api/cats/{catId}/sightings?cursor=: newest first, each a post in the feed's shape. */

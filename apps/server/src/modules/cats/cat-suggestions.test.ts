@@ -258,6 +258,29 @@ describe('cat suggestions', () => {
     expect(await ids(bob, spot)).not.toContain(trashedOne.id);
   });
 
+  it('says which suggested cat is missing, by an alert the viewer may see', async () => {
+    const spot = { latitude: 41.3874, longitude: 2.1686 };
+    const keeper = await createUser(t.db);
+    const blockedByKeeper = await createUser(t.db);
+    await t.db.insert(blocks).values({ blockerId: keeper.id, blockedId: blockedByKeeper.id });
+    const lost = await createCat(t.db, keeper.id, { name: 'Lost' });
+    const other = await createCat(t.db, keeper.id, { name: 'Other' });
+    for (const cat of [lost, other])
+      await createPost(t.db, bob.id, { catId: cat.id, ...spot, showLocation: true });
+    const raised = await t.app.inject({
+      method: 'POST',
+      url: `/api/cats/${lost.id}/missing`,
+      headers: await authHeader(t.app, keeper.id),
+      payload: { lastSeenAt: daysAgo(1).toISOString(), place: spot, note: 'Shy.', contact: 'report' },
+    });
+    expect(raised.statusCode, raised.body).toBe(201);
+    const missingOf = async (viewer: { id: string }) =>
+      Object.fromEntries((await suggest(viewer, spot)).map((c) => [c.name, c.missing]));
+    expect(await missingOf(carol)).toEqual({ Lost: true, Other: false });
+    // The alert's raiser shares a block with this viewer: the alert is not theirs to see.
+    expect(await missingOf(blockedByKeeper)).toEqual({ Lost: false, Other: false });
+  });
+
   it('shows the chosen cover where the viewer may see it, else the newest sighting that counted', async () => {
     const spot = { latitude: 47.3769, longitude: 8.5417 };
     const centre = locationCell(spot.latitude, spot.longitude).centre;

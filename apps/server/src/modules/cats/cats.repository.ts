@@ -691,29 +691,6 @@ function seenOtherwiseValues(
   };
 }
 
-/** The near list's two statements with their values bound, unprepared (to EXPLAIN them). */
-export const catsNearQueries = (
-  viewerId: string,
-  q: string | undefined,
-  rank: number,
-  query: NearQuery & { limit: number; boxes: readonly Box[] },
-  caredFor: boolean,
-): { placed: SQL; seenOtherwise: SQL } => ({
-  placed: placedNearestSql({
-    ...nameValues(q),
-    viewerId,
-    rank,
-    lat: query.near.latitude,
-    lng: query.near.longitude,
-    beyond: query.beyond,
-    limit: query.limit,
-    caredFor,
-  } as unknown as typeof nearest),
-  seenOtherwise: seenOtherwiseSql(
-    seenOtherwiseValues(viewerId, q, rank, query, caredFor) as unknown as typeof boxed,
-  ),
-});
-
 /**
  * These cats, each with its newest sighting the viewer may see, as every list reads them (rank given).
  * Prepared: planning the statement cost more than running it for a page of cats.
@@ -867,6 +844,8 @@ export interface SuggestionSightingRow {
   homeLongitude: number | null;
   /** Asked only of household cats with a home point (cat-place.ts needs it for no other). */
   viewerIsCaretaker: boolean;
+  /** The cat has an open alert the viewer may see (the same on every row of the cat). */
+  catMissing: boolean;
   coverPostId: string | null;
   userId: string;
   latitude: number;
@@ -900,8 +879,9 @@ const box = {
  * longitude and the 90 days are checked in the index, so the table is read only for recent sightings in
  * the box (for who may place them, and their picture, which spares a second statement for most cats).
  * Then the feed's visibility (hidden, blocks), and a household cat's home (migration 0018; asked only
- * of household cats with a home point, for which alone it can be true). Prepared: it runs on every
- * Spot, and PostgreSQL plans it once per connection.
+ * of household cats with a home point, for which alone it can be true). Whether the cat is missing
+ * (an alert the viewer may see): a probe of the small partial index of open alerts a row. Prepared: it
+ * runs on every Spot, and PostgreSQL plans it once per connection.
  */
 function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
   return sql`select p.id, p.cat_id, p.user_id, p.latitude, p.longitude, p.show_location, p.created_at,
@@ -911,7 +891,8 @@ function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
         as shared_with_viewer,
       case when c.living = 'household' and c.home_latitude is not null
         then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = c.id and vcc.user_id = ${v.viewerId})
-        else false end as viewer_is_caretaker
+        else false end as viewer_is_caretaker,
+      exists (select 1 from missing_alerts a where a.cat_id = c.id and ${alertShownTo(v.viewerId)}) as cat_missing
     from ${posts} p
     join ${cats} c on c.id = p.cat_id
     join ${users} u on u.id = p.user_id
@@ -951,6 +932,7 @@ export async function recentSightingsInBox(
     homeLatitude: numberOrNull(r.home_latitude),
     homeLongitude: numberOrNull(r.home_longitude),
     viewerIsCaretaker: toBoolean(r.viewer_is_caretaker),
+    catMissing: toBoolean(r.cat_missing),
     coverPostId: r.cover_post_id === null || r.cover_post_id === undefined ? null : String(r.cover_post_id),
     userId: String(r.user_id),
     latitude: Number(r.latitude),

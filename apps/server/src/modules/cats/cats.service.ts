@@ -815,6 +815,7 @@ export async function suggestCats(
   interface Candidate {
     catId: string;
     name: string;
+    missing: boolean;
     coverPostId: string | null;
     distance: number;
     /** The newest of its sightings that count: the order's second key, and the cover when none is set. */
@@ -832,6 +833,7 @@ export async function suggestCats(
       byCat.set(row.catId, {
         catId: row.catId,
         name: row.catName,
+        missing: row.catMissing,
         coverPostId: row.coverPostId,
         distance,
         newest: row,
@@ -861,7 +863,12 @@ export async function suggestCats(
   const checked = await repo.suggestionCovers(deps.db, viewer.userId, toCheck);
   const pictureOf = (c: Candidate) => coverRead(c) ?? checked.find((p) => p.catId === c.catId) ?? c.newest;
   return {
-    cats: chosen.map((c) => ({ _id: c.catId, name: c.name, cover: toCover(deps, pictureOf(c)) })),
+    cats: chosen.map((c) => ({
+      _id: c.catId,
+      name: c.name,
+      cover: toCover(deps, pictureOf(c)),
+      missing: c.missing,
+    })),
   };
 }
 

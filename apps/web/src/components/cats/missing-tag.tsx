@@ -1,9 +1,10 @@
 import { Message } from '../../i18n/message.tsx';
+import './missing-tag.css';
 
 /**
- * Beside a cat's name in a list of cats (the cats page, 'Which cat is this?'): an alert the viewer may
- * see is open (issue 26). Whoever spots a missing cat should know it before they open its page. A word,
- * not only a colour.
+ * Beside a cat's name among others (the cats page, 'Which cat is this?' in a post's menu and on Spot):
+ * an alert the viewer may see is open (issue 26). Whoever meets a missing cat should know it at once,
+ * before they open its page. A word, not only a colour.
  */
 export function MissingTag() {
   return (

@@ -2,12 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { CatSuggestionsResponse, CatSummary } from '@cats/contracts';
+import type { CatSuggestion, CatSuggestionsResponse, CatSummary } from '@cats/contracts';
 import { loadLanguage, startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
 import { CatSuggestions, type CatChoice } from './cat-suggestions.tsx';
 
-const cat = (id: string, name: string): CatSummary => ({ _id: id, name, cover: null });
+const cat = (id: string, name: string, missing = false): CatSuggestion => ({
+  _id: id,
+  name,
+  cover: null,
+  missing,
+});
 const LUNA = cat('c1', 'Luna');
 const MILO = cat('c2', 'Milo');
 const PEPPER = cat('c3', 'Pepper');
@@ -120,6 +125,21 @@ describe('CatSuggestions', () => {
     expect(radios().at(-1)).toEqual(['Not sure', true]);
   });
 
+  it('says which of the cats seen nearby is missing', async () => {
+    const lost = cat('c9', 'Sombra', true);
+    const chosen = vi.fn();
+    setup({ near: { latitude: 1, longitude: 2 }, onChoice: chosen }, () =>
+      Response.json({ cats: [lost, MILO] } satisfies CatSuggestionsResponse),
+    );
+    const radio = await within(group()).findByRole('radio', { name: 'Sombra Missing' });
+    expect(within(radio.closest('label')!).getByText('Missing').className).toBe('missing-tag');
+    expect(
+      within(screen.getByRole('radio', { name: 'Milo' }).closest('label')!).queryByText('Missing'),
+    ).toBeNull();
+    fireEvent.click(radio);
+    expect(chosen).toHaveBeenLastCalledWith({ kind: 'cat', cat: lost });
+  });
+
   it('lists the cat of the address first, chosen, and asks nothing without a place', async () => {
     const { fetchMock } = setup({ near: null, pinned: PEPPER, initial: { kind: 'cat', cat: PEPPER } }, () =>
       Response.json({ cats: [] }),
@@ -143,7 +163,7 @@ describe('CatSuggestions', () => {
   });
 
   it('keeps a chosen cat listed and chosen when a corrected place no longer lists it', async () => {
-    let answer: CatSummary[] = [LUNA, MILO];
+    let answer: CatSuggestion[] = [LUNA, MILO];
     const { rerender } = setup({ near: { latitude: 1, longitude: 2 } }, () =>
       Response.json({ cats: answer }),
     );

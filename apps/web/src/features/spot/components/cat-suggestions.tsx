@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type MouseEvent, type ReactNode } from 'react';
 import { CAT_PROFILE_NAME_MAX, type CatSummary } from '@cats/contracts';
 import { CatThumb } from '../../../components/cats/cat-thumb.tsx';
+import { MissingTag } from '../../../components/cats/missing-tag.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { CheckIcon } from '../../../components/icons.tsx';
 import { errorMessage } from '../../../components/post/api/errors.ts';
@@ -63,6 +64,8 @@ export function CatSuggestions({
   }
   if (chosen && !cats.some((c) => c._id === chosen._id)) cats.splice(pinned ? 1 : 0, 0, chosen);
   const found = suggestions.data?.cats.length ?? 0;
+  // A missing cat met by chance: its card says so, and linking the picture tells its caretakers.
+  const missing = new Set(suggestions.data?.cats.filter((c) => c.missing).map((c) => c._id));
 
   let status: ReactNode = null;
   if (near === null) {
@@ -108,6 +111,7 @@ export function CatSuggestions({
             onSelect={() => onChoice({ kind: 'cat', cat })}
             picture={<CatThumb cover={cat.cover} size={56} />}
             label={cat.name}
+            tag={missing.has(cat._id) ? <MissingTag /> : null}
           />
         ))}
         <ChoiceCard
@@ -166,10 +170,12 @@ interface ChoiceCardProps {
   onTap?: () => void;
   picture: ReactNode;
   label: string;
+  /** Under the name, part of the choice's name for screen readers (a missing cat's tag). */
+  tag?: ReactNode;
 }
 
 /** One choice: a native radio button (its group's keyboard and screen-reader behaviour) as a card. */
-function ChoiceCard({ group, value, selected, onSelect, onTap, picture, label }: ChoiceCardProps) {
+function ChoiceCard({ group, value, selected, onSelect, onTap, picture, label, tag }: ChoiceCardProps) {
   return (
     <label className="cat-choice__option" onClick={onTap && ((e: MouseEvent) => e.detail > 0 && onTap())}>
       <input
@@ -182,6 +188,8 @@ function ChoiceCard({ group, value, selected, onSelect, onTap, picture, label }:
       />
       {picture}
       <span className="cat-choice__name">{label}</span>
+      {/* A space between the two, so that screen readers say 'Luna Missing', not 'LunaMissing'. */}
+      {tag && <> {tag}</>}
       {selected && (
         <span className="cat-choice__tick" aria-hidden="true">
           <CheckIcon size={16} />
