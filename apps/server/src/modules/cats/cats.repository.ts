@@ -17,7 +17,7 @@ import { notBlockedWith, postVisibleTo, sharedWithMember, usersBlockedWith } fro
 import type { LocatedPost } from '../location/location-rule.ts';
 import { coverFromColumns, type CoverRow } from './cover-row.ts';
 import { sightingVisibleTo } from './sighting-visibility.ts';
-import { alertShownTo } from './missing/missing.repository.ts';
+import { catMissingFor } from './missing/missing.repository.ts';
 
 /**
  * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer
@@ -341,7 +341,7 @@ function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
 function withCoverAndMissing(inner: SQL, viewerId: unknown, order: SQL = sql``): SQL {
   return sql`select l.*, cv.id as cover_id, cv.media_key as cover_media_key, cv.width as cover_width,
       cv.height as cover_height, cv.placeholder as cover_placeholder, cv.alt_text as cover_alt_text,
-      exists (select 1 from missing_alerts a where a.cat_id = l.id and ${alertShownTo(viewerId)}) as missing
+      ${catMissingFor(viewerId, sql`l.id`)} as missing
     from (${inner}) l
     left join lateral (
       select p.id, p.media_key, p.width, p.height, p.placeholder, p.alt_text from ${posts} p
@@ -892,7 +892,7 @@ function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
       case when c.living = 'household' and c.home_latitude is not null
         then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = c.id and vcc.user_id = ${v.viewerId})
         else false end as viewer_is_caretaker,
-      exists (select 1 from missing_alerts a where a.cat_id = c.id and ${alertShownTo(v.viewerId)}) as cat_missing
+      ${catMissingFor(v.viewerId, sql`c.id`)} as cat_missing
     from ${posts} p
     join ${cats} c on c.id = p.cat_id
     join ${users} u on u.id = p.user_id

@@ -113,12 +113,7 @@ export function CatSearchList({
                     <span className="which-cat__option-text">
                       <span>
                         <span className="which-cat__name">{cat.name}</span>
-                        {cat.missing && (
-                          <>
-                            {' '}
-                            <MissingTag />
-                          </>
-                        )}
+                        {cat.missing && <MissingTag />}
                       </span>
                       <LastSeenText at={cat.lastSeenAt} className="which-cat__seen" />
                     </span>

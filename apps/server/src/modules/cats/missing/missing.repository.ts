@@ -125,6 +125,14 @@ export const alertShownTo = (viewerId: unknown) => sql`a.ended_at is null and a.
   and not a.raiser_suspended
   and ${catNotRemoved}`;
 
+/**
+ * Whether the cat in `catColumn` (a column of the caller's statement, such as `l.id`) has an alert the
+ * viewer may see: the yes/no the cats lists and Spot's suggestions show as 'Missing'. One probe of
+ * missing_alerts_open_cat_idx a row.
+ */
+export const catMissingFor = (viewerId: unknown, catColumn: SQL) =>
+  sql`exists (select 1 from missing_alerts a where a.cat_id = ${catColumn} and ${alertShownTo(viewerId)})`;
+
 function toAlertRow(r: RawRow): AlertRow {
   return {
     id: String(r.id),

@@ -237,12 +237,7 @@ function CatsListBody({
             <span className="cats-page__cat-text">
               <span>
                 <span className="cats-page__name">{cat.name}</span>
-                {cat.missing && (
-                  <>
-                    {' '}
-                    <MissingTag />
-                  </>
-                )}
+                {cat.missing && <MissingTag />}
               </span>
               <LastSeenText at={cat.lastSeenAt} className="cats-page__seen" />
             </span>

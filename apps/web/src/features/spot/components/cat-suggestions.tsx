@@ -188,8 +188,7 @@ function ChoiceCard({ group, value, selected, onSelect, onTap, picture, label, t
       />
       {picture}
       <span className="cat-choice__name">{label}</span>
-      {/* A space between the two, so that screen readers say 'Luna Missing', not 'LunaMissing'. */}
-      {tag && <> {tag}</>}
+      {tag}
       {selected && (
         <span className="cat-choice__tick" aria-hidden="true">
           <CheckIcon size={16} />
