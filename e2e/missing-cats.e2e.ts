@@ -180,6 +180,13 @@ describe('missing cats', () => {
     await item.locator('img.post-image__img--loaded').waitFor();
     await screenshot(page, 'missing-feed-banner-390');
     await axeClean(page);
+    // Her own picture further down the feed says it too, after her name.
+    const card = page.locator('article', { hasText: 'Nieve on the garden wall.' });
+    await card.locator('.missing-tag').waitFor();
+    expect(await card.locator('.post-card__caption').textContent()).toMatch(new RegExp(`^${CAT} Missing`));
+    await card.scrollIntoViewIfNeeded();
+    await card.locator('img.post-image__img--loaded').waitFor();
+    await screenshot(page, 'missing-feed-card-390');
     // The sample neighbourhood's missing cat is 35 km away: not in this neighbour's banner.
     expect(await banner.getByRole('link').count()).toBe(1);
     // The neighbour was told, without a place.
@@ -320,6 +327,10 @@ describe('missing cats', () => {
     await phone.goto('/feed');
     await phone.locator('article').first().waitFor();
     expect(await phone.getByRole('region', { name: 'Missing cats near you' }).count()).toBe(0);
+    // Found: her picture no longer says she is missing.
+    const found = phone.locator('article', { hasText: 'Nieve on the garden wall.' });
+    await found.locator('[data-cat-link]').waitFor();
+    expect(await found.locator('.missing-tag').count()).toBe(0);
     await phone.goto('/notifications');
     await phone.getByRole('link', { name: new RegExp(`${CAT} is back home`) }).waitFor();
     await screenshot(phone, 'missing-found-notification-390');

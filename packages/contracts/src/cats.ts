@@ -179,7 +179,10 @@ export type CatsResponse = z.infer<typeof catsResponseSchema>;
  * asking at many points tells no more than the posts themselves do (docs/security.md, "Cats").
  */
 export const catSuggestionsQuerySchema = z.object({ near: nearSchema });
-/** A cat offered by 'Which cat is this?' on Spot: whether it is missing, as the lists of cats say it. */
+/**
+ * A cat with whether it is missing, as the lists of cats say it: offered by 'Which cat is this?' on
+ * Spot, and the cat a post was just linked to.
+ */
 export const catSuggestionSchema = catSummarySchema.extend({
   /** An alert the viewer may see is open: the cat is missing. */
   missing: z.boolean(),
@@ -211,7 +214,7 @@ export type CatMapResponse = z.infer<typeof catMapResponseSchema>;
 /** PUT /api/posts/{postId}/cat: the post's author links it to a cat, or unlinks it (null). */
 export const linkPostCatSchema = z.object({ catId: z.string().max(64).nullable() });
 export const linkPostCatResponseSchema = z.object({
-  updatedPost: z.object({ _id: z.string(), cat: catSummarySchema.nullable() }),
+  updatedPost: z.object({ _id: z.string(), cat: catSuggestionSchema.nullable() }),
 });
 export type LinkPostCatResponse = z.infer<typeof linkPostCatResponseSchema>;
 

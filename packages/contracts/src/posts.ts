@@ -45,8 +45,11 @@ export const postSchema = z.object({
   image: postImageSchema,
   caption: z.string(),
   catName: z.string().nullable(),
-  /** The cat profile the author linked this picture to (issue 26); null when none. */
-  cat: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  /**
+   * The cat profile the author linked this picture to (issue 26); null when none. `missing`: an alert
+   * the viewer may see is open, as the lists of cats say it.
+   */
+  cat: z.object({ _id: z.string(), name: z.string(), missing: z.boolean() }).nullable(),
   /** The author's description of the photo, used as the image's alt; null when they wrote none. */
   altText: z.string().nullable(),
   /** Ids of users who liked the post; the count shown is its length. */

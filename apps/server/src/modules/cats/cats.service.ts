@@ -12,6 +12,7 @@ import {
   type CatSightingsResponse,
   type CatsResponse,
   type CatSuggestionsResponse,
+  type CatSuggestion,
   type CatSummary,
   type CreateCatRequest,
   type UpdateCatRequest,
@@ -37,6 +38,7 @@ import { hiddenByHome, metresBetween, sightingPlace, type CatHome } from './cat-
 import type { CoverRow } from './cover-row.ts';
 import * as suggestions from './post-cat-suggestions.repository.ts';
 import * as repo from './cats.repository.ts';
+import { shownAlertOfCat } from './missing/missing.repository.ts';
 
 export const CAT_CREATED_MESSAGE = 'Cat created';
 /** posts.cat_id's foreign key: the cat went (its last caretaker's account was deleted) meanwhile. */
@@ -244,7 +246,7 @@ export async function linkPostToCat(
   postId: string,
   choice: CatChoice,
   notAuthorMessage: string = CAT_MESSAGES.postNotYours,
-): Promise<{ updatedPost: { _id: string; cat: CatSummary | null } }> {
+): Promise<{ updatedPost: { _id: string; cat: CatSuggestion | null } }> {
   const linked = await deps.db
     .transaction(async (tx) => {
       const post = await repo.postSeenBy(tx, postId, viewer.userId);
@@ -262,8 +264,13 @@ export async function linkPostToCat(
       if (violatesConstraint(err, POST_CAT_FK)) throw notFound(CAT_MESSAGES.notFound);
       throw err;
     });
-  const summary = linked.catId ? await catSummary(deps, viewer, linked.catId) : null;
-  return { updatedPost: { _id: linked.postId, cat: summary } };
+  if (!linked.catId) return { updatedPost: { _id: linked.postId, cat: null } };
+  // The post's card says whether the cat is missing (its view's `cat.missing`): the answer says it too.
+  const [summary, alert] = await Promise.all([
+    catSummary(deps, viewer, linked.catId),
+    shownAlertOfCat(deps.db, linked.catId, viewer.userId),
+  ]);
+  return { updatedPost: { _id: linked.postId, cat: summary && { ...summary, missing: alert !== null } } };
 }
 
 /** The open suggestions of this cat (or of a profile merged into it) on the post become accepted. */
@@ -331,7 +338,10 @@ export async function listSightings(
   return {
     posts: page.map((row) => {
       // In the cat's own timeline the cat is known; a sighting near its home loses its place instead.
-      const post = { ...toPostView(viewer, row, deps), cat: { _id: cat.id, name: cat.name } };
+      const post = {
+        ...toPostView(viewer, row, deps),
+        cat: { _id: cat.id, name: cat.name, missing: row.linkedCatMissing },
+      };
       if (!hiddenByHome(viewer, cat, caretaker, row)) return post;
       return { ...post, latitude: null, longitude: null, locationPrecision: null, showLocation: false };
     }),

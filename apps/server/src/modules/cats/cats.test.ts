@@ -41,6 +41,20 @@ describe('cats', () => {
       ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
     });
   }
+  /** Its caretaker marks the cat missing, last seen an hour ago at `place`. */
+  async function markMissing(
+    keeper: { id: string },
+    catId: string,
+    place: { latitude: number; longitude: number },
+  ) {
+    const res = await api(keeper, 'POST', `/api/cats/${catId}/missing`, {
+      lastSeenAt: new Date(Date.now() - 3_600_000).toISOString(),
+      place,
+      note: 'Grey, red collar.',
+      contact: 'report',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  }
   const catCount = async () => (await t.db.select({ n: count() }).from(cats))[0]!.n;
   const getCat = async (viewer: { id: string }, catId: string) => {
     const res = await api(viewer, 'GET', `/api/cats/${catId}`);
@@ -217,7 +231,7 @@ describe('cats', () => {
         updatedPost: { _id: post.id, cat: { _id: cat.id, name: 'Biscuit' } },
       });
       const seen = await api(carol, 'GET', `/api/posts/${post.id}`);
-      expect((seen.json() as Post).cat).toEqual({ _id: cat.id, name: 'Biscuit' });
+      expect((seen.json() as Post).cat).toEqual({ _id: cat.id, name: 'Biscuit', missing: false });
       // Its cover, until unlinked.
       await api(alice, 'PATCH', `/api/cats/${cat.id}`, { coverPostId: post.id });
       const unlinked = await api(bob, 'PUT', `/api/posts/${post.id}/cat`, { catId: null });
@@ -225,6 +239,45 @@ describe('cats', () => {
       const [row] = await t.db.select({ cover: cats.coverPostId }).from(cats).where(eq(cats.id, cat.id));
       expect(row!.cover).toBeNull();
       expect(((await api(carol, 'GET', `/api/posts/${post.id}`)).json() as Post).cat).toBeNull();
+    });
+
+    it("says on a post's views when its cat is missing, by an alert the viewer may see", async () => {
+      const spot = { latitude: 37.3891, longitude: -5.9845 };
+      const keeper = await createUser(t.db);
+      const blockedByKeeper = await createUser(t.db);
+      await t.db.insert(blocks).values({ blockerId: keeper.id, blockedId: blockedByKeeper.id });
+      const lost = await createCat(t.db, keeper.id, { name: 'Lost one' });
+      const other = await createCat(t.db, keeper.id, { name: 'Other one' });
+      const ofLost = await createPost(t.db, bob.id, { catId: lost.id, ...spot, showLocation: true });
+      const ofOther = await createPost(t.db, bob.id, { catId: other.id, ...spot, showLocation: true });
+      await markMissing(keeper, lost.id, spot);
+      const missingOf = async (viewer: { id: string }, postId: string) => {
+        const res = await api(viewer, 'GET', `/api/posts/${postId}`);
+        expect(res.statusCode, res.body).toBe(200);
+        return (res.json() as Post).cat?.missing;
+      };
+      // The post page, the feed and the cat's own timeline all say it (one statement serves them).
+      expect(await missingOf(carol, ofLost.id)).toBe(true);
+      expect(await missingOf(carol, ofOther.id)).toBe(false);
+      const feed = (await api(carol, 'GET', '/api/feed/1')).json() as { posts: Post[] };
+      expect(feed.posts.find((p) => p._id === ofLost.id)?.cat).toEqual({
+        _id: lost.id,
+        name: 'Lost one',
+        missing: true,
+      });
+      const timeline = (await api(carol, 'GET', `/api/cats/${lost.id}/sightings`)).json() as {
+        posts: Post[];
+      };
+      expect(timeline.posts.map((p) => p.cat?.missing)).toEqual([true]);
+      // An alert raised by someone the viewer shares a block with is not shown to them, here either.
+      expect(await missingOf(blockedByKeeper, ofLost.id)).toBe(false);
+      // Relinked to the missing cat: the answer says so, for the card to show it at once.
+      const relinked = await api(bob, 'PUT', `/api/posts/${ofOther.id}/cat`, { catId: lost.id });
+      expect(relinked.statusCode, relinked.body).toBe(200);
+      expect(relinked.json()).toMatchObject({ updatedPost: { cat: { _id: lost.id, missing: true } } });
+      const found = await api(keeper, 'DELETE', `/api/cats/${lost.id}/missing`);
+      expect(found.statusCode, found.body).toBe(200);
+      expect(await missingOf(carol, ofLost.id)).toBe(false);
     });
 
     it('refuses others, the demo account, unknown cats and posts; nothing changes', async () => {
@@ -265,7 +318,11 @@ describe('cats', () => {
       };
       const created = await upload(cat.id);
       expect(created.statusCode, created.body).toBe(201);
-      expect((created.json() as { post: Post }).post.cat).toEqual({ _id: cat.id, name: 'Spot' });
+      expect((created.json() as { post: Post }).post.cat).toEqual({
+        _id: cat.id,
+        name: 'Spot',
+        missing: false,
+      });
       const postsBefore = (await t.db.select({ n: count() }).from(posts))[0]!.n;
       const filesBefore = readdirSync(t.mediaDir, { recursive: true }).length;
       for (const catId of [crypto.randomUUID(), 'nope']) {
@@ -294,7 +351,7 @@ describe('cats', () => {
       expect(first.statusCode, first.body).toBe(200);
       const page1 = first.json() as CatSightingsResponse;
       expect(page1.posts.map((p) => p._id)).toEqual(made.slice(0, CAT_SIGHTINGS_PAGE_SIZE));
-      expect(page1.posts[0]!.cat).toEqual({ _id: cat.id, name: cat.name });
+      expect(page1.posts[0]!.cat).toEqual({ _id: cat.id, name: cat.name, missing: false });
       const second = await api(
         carol,
         'GET',
@@ -436,11 +493,11 @@ describe('cats', () => {
         // The newest post of all, so on the first page.
         expect(feed.posts.find((p) => p._id === atHome.id)!.cat).toBeNull();
         const away = (await api(viewer, 'GET', `/api/posts/${out.id}`)).json() as Post;
-        expect(away.cat).toEqual({ _id: cat.id, name: cat.name });
+        expect(away.cat).toEqual({ _id: cat.id, name: cat.name, missing: false });
       }
       for (const viewer of [alice, bob]) {
         const own = (await api(viewer, 'GET', `/api/posts/${atHome.id}`)).json() as Post;
-        expect(own.cat).toEqual({ _id: cat.id, name: cat.name });
+        expect(own.cat).toEqual({ _id: cat.id, name: cat.name, missing: false });
       }
       // The caretaker sees what the post shows (its cell); the author the exact spot.
       expect((await getCat(alice, cat.id)).lastSeen).toMatchObject({
@@ -581,15 +638,7 @@ describe('cats', () => {
       const home = await createCat(t.db, keeper.id, { name: `${tag} home` });
       for (const cat of [lost, lostUnplaced, home])
         await createPost(t.db, bob.id, { catId: cat.id, ...spot, showLocation: cat !== lostUnplaced });
-      for (const cat of [lost, lostUnplaced]) {
-        const res = await api(keeper, 'POST', `/api/cats/${cat.id}/missing`, {
-          lastSeenAt: new Date(Date.now() - 3_600_000).toISOString(),
-          place: spot,
-          note: 'Grey, red collar.',
-          contact: 'report',
-        });
-        expect(res.statusCode, res.body).toBe(201);
-      }
+      for (const cat of [lost, lostUnplaced]) await markMissing(keeper, cat.id, spot);
       const lists = [
         `/api/cats?q=${tag}`,
         `/api/cats?q=${tag}&near=${spot.latitude},${spot.longitude}`,

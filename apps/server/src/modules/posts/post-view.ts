@@ -80,7 +80,7 @@ function linkedCat(viewer: AuthContext, row: PostViewRow): Post['cat'] {
     homeLongitude: row.linkedCatHomeLongitude,
   };
   if (hiddenByHome(viewer, home, row.viewerCaresForCat, row)) return null;
-  return { _id: row.linkedCatId, name: row.linkedCatName };
+  return { _id: row.linkedCatId, name: row.linkedCatName, missing: row.linkedCatMissing };
 }
 
 // ---------------------------------------------------------------------------------------------------

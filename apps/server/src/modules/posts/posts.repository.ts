@@ -13,6 +13,7 @@ import {
   posts,
   users,
 } from '../../db/schema/index.ts';
+import { catMissingFor } from '../cats/missing/missing.repository.ts';
 import { commentsReportedBy } from '../moderation/reports.repository.ts';
 import {
   commentShownTo,
@@ -92,6 +93,8 @@ export interface PostViewRow {
   linkedCatHomeLongitude: number | null;
   /** The viewer cares for that cat. */
   viewerCaresForCat: boolean;
+  /** That cat has an open alert the viewer may see (missing.repository.ts, catMissingFor). */
+  linkedCatMissing: boolean;
   /** Issue 27: 'pending_review' reaches only its author (the query leaves it out for anyone else). */
   moderation: string | null;
   /** Issue 27: a moderator hid its location; told to its owner alone (post-view.ts). */
@@ -320,6 +323,10 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
           sql<boolean>`case when ${cats.homeLatitude} is not null and ${cats.living} = 'household'
           then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = ${cats.id} and vcc.user_id = ${viewer})
           else false end`.mapWith(Boolean),
+        // The card says so when the cat is missing: an alert the viewer may see (the cats lists' rule),
+        // one probe of missing_alerts_open_cat_idx for a linked post.
+        linkedCatMissing: sql<boolean>`case when ${cats.id} is null then false
+          else ${catMissingFor(viewer, sql`${cats.id}`)} end`.mapWith(Boolean),
         moderation: posts.moderation,
         locationLocked: posts.locationLocked,
       })

@@ -112,7 +112,7 @@ describe("'This is…' on someone else's picture", () => {
   });
 
   it('marks the cat the picture already shows, and cannot suggest it again', async () => {
-    setup(theirs({ cat: { _id: 'c1', name: 'Luna' } }));
+    setup(theirs({ cat: { _id: 'c1', name: 'Luna', missing: false } }));
     const dialog = await openDialog();
     expect(dialog.textContent).toContain(
       'mariposa says this is Luna. If you know better, pick the cat it shows and mariposa will decide.',

@@ -100,7 +100,7 @@ describe("'Which cat is this?'", () => {
     const { fetchMock } = setup(post, {
       'PUT /api/posts/p1/cat': () =>
         Response.json({
-          updatedPost: { _id: 'p1', cat: { _id: 'c1', name: 'Luna', cover: null } },
+          updatedPost: { _id: 'p1', cat: { _id: 'c1', name: 'Luna', cover: null, missing: true } },
         } satisfies LinkPostCatResponse),
     });
     // The free-text name, as before, while no cat is linked.
@@ -119,11 +119,13 @@ describe("'Which cat is this?'", () => {
     expect(bodyOf(fetchMock, 'PUT', '/api/posts/p1/cat')).toEqual({ catId: 'c1' });
     const link = within(screen.getByTestId('cat')).getByRole('link', { name: 'Luna' });
     expect(link.getAttribute('href')).toBe('/cats/c1');
+    // Luna is missing, the answer says: the name says it at once, as a reload would.
+    expect(screen.getByTestId('cat').textContent).toBe('Luna Missing');
     expect(screen.getByText('This picture now shows Luna.')).toBeTruthy();
   });
 
   it("unlinks with 'Not this cat', and the free-text name shows again", async () => {
-    const { fetchMock } = setup(mine({ catName: 'Moon', cat: { _id: 'c1', name: 'Luna' } }), {
+    const { fetchMock } = setup(mine({ catName: 'Moon', cat: { _id: 'c1', name: 'Luna', missing: false } }), {
       'PUT /api/posts/p1/cat': () => Response.json({ updatedPost: { _id: 'p1', cat: null } }),
     });
     expect(within(screen.getByTestId('cat')).getByRole('link', { name: 'Luna' })).toBeTruthy();

@@ -19,7 +19,8 @@ export function useCreateCat() {
       if (postId)
         updatePostInCaches(queryClient, postId, (post) => ({
           ...post,
-          cat: { _id: cat._id, name: cat.name },
+          // A cat made a moment ago has no alert yet.
+          cat: { _id: cat._id, name: cat.name, missing: false },
         }));
       void queryClient.invalidateQueries({ queryKey: catKeys.all });
     },

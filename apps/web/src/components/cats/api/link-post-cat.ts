@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { LinkPostCatResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 import { updatePostInCaches } from '../../post/api/post-cache.ts';
@@ -18,10 +18,17 @@ export function useLinkPostCat(postId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (catId: string | null) => linkPostCat(postId, catId),
-    onSuccess: ({ updatedPost }) => {
-      const cat = updatedPost.cat && { _id: updatedPost.cat._id, name: updatedPost.cat.name };
-      updatePostInCaches(queryClient, updatedPost._id, (post) => ({ ...post, cat }));
-      void queryClient.invalidateQueries({ queryKey: catKeys.all });
-    },
+    onSuccess: ({ updatedPost }) => showLinkedCat(queryClient, updatedPost),
   });
+}
+
+/**
+ * A post's new cat (a link, or an accepted 'This is Luna') wherever the post is cached, with whether
+ * that cat is missing, as the card says it; the cats' pages reload.
+ */
+export function showLinkedCat(queryClient: QueryClient, updatedPost: LinkPostCatResponse['updatedPost']) {
+  const { cat } = updatedPost;
+  const linked = cat && { _id: cat._id, name: cat.name, missing: cat.missing };
+  updatePostInCaches(queryClient, updatedPost._id, (post) => ({ ...post, cat: linked }));
+  void queryClient.invalidateQueries({ queryKey: catKeys.all });
 }

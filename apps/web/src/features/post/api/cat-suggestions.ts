@@ -5,8 +5,7 @@ import type {
   MessageResponse,
 } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
-import { catKeys } from '../../../components/cats/api/query-keys.ts';
-import { updatePostInCaches } from '../../../components/post/api/post-cache.ts';
+import { showLinkedCat } from '../../../components/cats/api/link-post-cat.ts';
 
 const suggestionsKey = (postId: string) => ['cat-suggestions', postId] as const;
 const base = (postId: string) => `/api/posts/${encodeURIComponent(postId)}/cat-suggestions`;
@@ -41,10 +40,7 @@ export function useAnswerCatSuggestion(postId: string) {
       accept ? acceptCatSuggestion(postId, suggestionId) : declineCatSuggestion(postId, suggestionId),
     onSuccess: (answer) => {
       if ('updatedPost' in answer) {
-        const { updatedPost } = answer as AcceptCatSuggestionResponse;
-        const cat = updatedPost.cat && { _id: updatedPost.cat._id, name: updatedPost.cat.name };
-        updatePostInCaches(queryClient, updatedPost._id, (post) => ({ ...post, cat }));
-        void queryClient.invalidateQueries({ queryKey: catKeys.all });
+        showLinkedCat(queryClient, (answer as AcceptCatSuggestionResponse).updatedPost);
       }
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: suggestionsKey(postId) }),

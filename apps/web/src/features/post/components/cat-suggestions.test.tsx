@@ -64,7 +64,7 @@ describe('CatSuggestions on the author’s picture', () => {
         open = [];
         return Response.json({
           message: 'Suggestion accepted',
-          updatedPost: { _id: 'p1', cat: { _id: 'c1', name: 'Luna', cover: null } },
+          updatedPost: { _id: 'p1', cat: { _id: 'c1', name: 'Luna', cover: null, missing: false } },
         } satisfies AcceptCatSuggestionResponse);
       },
     });
@@ -90,6 +90,7 @@ describe('CatSuggestions on the author’s picture', () => {
     expect(client.getQueryData<{ posts: Post[] }>(['post', 'p1'])?.posts[0]?.cat).toEqual({
       _id: 'c1',
       name: 'Luna',
+      missing: false,
     });
     // Answered: the list is read again, and with nothing left to answer the section goes.
     await waitFor(() => expect(screen.queryByRole('heading', { name: /Suggestions/ })).toBeNull());
