@@ -170,7 +170,7 @@ describe('cat suggestions and merges', () => {
     await wide.getByRole('heading', { level: 1, name: 'Mochi' }).getByRole('link').waitFor();
     await region.waitFor({ state: 'detached' });
     const linked = await apiCall<PostDetail>(server.url, author.accessToken, `/api/posts/${picture._id}`);
-    expect(linked.cat).toEqual({ _id: mochiId, name: 'Mochi' });
+    expect(linked.cat).toEqual({ _id: mochiId, name: 'Mochi', missing: false });
     await wide.context().close();
 
     // mariposa hears that the author agreed.

@@ -139,7 +139,7 @@ describe('which cat is this', () => {
     await submit(page);
 
     const post = await newest();
-    expect(post.cat).toEqual({ _id: catId, name });
+    expect(post.cat).toEqual({ _id: catId, name, missing: false });
     // The cat's page: both sightings in its timeline.
     await page.goto(`/cats/${catId}`);
     await page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -166,7 +166,7 @@ describe('which cat is this', () => {
     const names = await group(page).locator('.cat-choice__name').allTextContents();
     expect(names).toEqual([name, 'New cat', 'Not sure']);
     await submit(page);
-    expect((await newest()).cat).toEqual({ _id: catId, name });
+    expect((await newest()).cat).toEqual({ _id: catId, name, missing: false });
     await page.close();
   });
 

@@ -108,7 +108,7 @@ describe('cats', () => {
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(`/cats/${catId}`);
     const linked = await apiCall<PostDetail>(server.url, keeper.accessToken, `/api/posts/${third._id}`);
-    expect(linked.cat).toEqual({ _id: catId, name: 'Pepper' });
+    expect(linked.cat).toEqual({ _id: catId, name: 'Pepper', missing: false });
 
     await link.click();
     await page.waitForURL(`**/cats/${catId}`);
