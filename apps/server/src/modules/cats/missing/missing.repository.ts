@@ -127,8 +127,8 @@ export const alertShownTo = (viewerId: unknown) => sql`a.ended_at is null and a.
 
 /**
  * Whether the cat in `catColumn` (a column of the caller's statement, such as `l.id`) has an alert the
- * viewer may see: the yes/no the cats lists and Spot's suggestions show as 'Missing'. One probe of
- * missing_alerts_open_cat_idx a row.
+ * viewer may see: the yes/no the cats lists, Spot's suggestions and the post views (cards, a post's page)
+ * show as 'Missing'. One probe of missing_alerts_open_cat_idx a row.
  */
 export const catMissingFor = (viewerId: unknown, catColumn: SQL) =>
   sql`exists (select 1 from missing_alerts a where a.cat_id = ${catColumn} and ${alertShownTo(viewerId)})`;
