@@ -1,12 +1,28 @@
 import { defineProject } from 'vitest/config';
 
+/**
+ * Test files that replace a module with vi.mock: they run in a project of their own (vitest.isolated.config.ts)
+ * with a fresh module graph per file, since a mock in a shared graph would reach, or miss, other files.
+ */
+export const NEEDS_ISOLATION = ['src/modules/groups/group-codes.test.ts'];
+
+/** What both server projects share. */
+export const serverTest = {
+  globalSetup: ['./test/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks' as const,
+};
+
 export default defineProject({
   test: {
+    ...serverTest,
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['./test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    exclude: ['**/node_modules/**', ...NEEDS_ISOLATION],
+    // One module graph per worker, not per file: importing the app afresh for each of a hundred files was
+    // a third of this project's CPU on CI's two cores (docs/performance.md, "CI"). Every file builds its
+    // own app and database (test/build-app.ts), so nothing a test sees is shared but loaded code.
+    isolate: false,
   },
 });
