@@ -57,6 +57,12 @@ export const missingAlerts = pgTable(
      * theirs, so the near list's hot statement reads no users row per alert.
      */
     raiserSuspended: boolean('raiser_suspended').notNull().default(false),
+    /**
+     * Its cat is removed by a moderator (cats.removed_at, issue 27): the alert is shown to nobody, as the
+     * cat is not. Kept by triggers (migration 0034) so that the near list's hot statement reads no cats
+     * row per alert in its box.
+     */
+    catRemoved: boolean('cat_removed').notNull().default(false),
   },
   (t) => [
     uniqueIndex('missing_alerts_open_cat_idx')

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_USER_ID,
@@ -452,6 +452,25 @@ describe('removed cats (issue 27)', () => {
       );
       expect(map.alerts.map((a) => a.cat._id)).not.toContain(removedCatId);
     }
+
+    // The alert's cat_removed follows the cat (migration 0034's triggers): it cannot be cleared by hand
+    // while the cat stays removed, an alert written for a removed cat is born hidden, and restoring the
+    // cat brings its alert back.
+    await t.db.execute(sql`update missing_alerts set cat_removed = false where cat_id = ${removedCatId}`);
+    expect(await alertCats(stranger)).not.toContain(removedCatId);
+    await t.db.execute(sql`update missing_alerts set ended_at = now(), end_reason = 'found'
+      where cat_id = ${removedCatId} and ended_at is null`);
+    await t.db.execute(sql`insert into missing_alerts (cat_id, raised_by, last_seen_at, latitude, longitude,
+        area_latitude, area_longitude, contact, expires_at)
+      select cat_id, raised_by, last_seen_at, latitude, longitude, area_latitude, area_longitude, contact,
+        now() + interval '1 day'
+      from missing_alerts where cat_id = ${removedCatId} limit 1`);
+    expect(await alertCats(stranger)).not.toContain(removedCatId);
+    await t.db.update(cats).set({ removedAt: null }).where(eq(cats.id, removedCatId));
+    for (const viewer of [author, stranger, demo]) expect(await alertCats(viewer)).toContain(removedCatId);
+    // Removed again, as the file's later tests expect the cat.
+    await t.db.update(cats).set({ removedAt: new Date() }).where(eq(cats.id, removedCatId));
+    expect(await alertCats(stranger)).not.toContain(removedCatId);
   });
 });
 

@@ -99,7 +99,7 @@ export async function renewAlert(db: Executor, alertId: string, days: number): P
 
 /** What every shown alert is read with: the raw alert, its cat's name and whether the viewer cares for it. */
 /** An alert as shown (never one whose raiser is suspended: shownTo leaves those out). */
-export interface AlertRow extends Omit<MissingAlertRow, 'raiserSuspended'> {
+export interface AlertRow extends Omit<MissingAlertRow, 'raiserSuspended' | 'catRemoved'> {
   catName: string;
   viewerIsCaretaker: boolean;
 }
@@ -111,19 +111,14 @@ const alertColumns = (viewerId: string) => sql`
   exists (select 1 from cat_caretakers cc where cc.cat_id = a.cat_id and cc.user_id = ${viewerId}) as viewer_is_caretaker`;
 
 /**
- * A cat a moderator removed (issue 27) is missing from no list: its alert goes with it, as it would
- * with a deleted cat. On alias `a` (missing_alerts); a primary-key lookup of the cat.
- */
-const catNotRemoved = sql`not exists (select 1 from cats rc where rc.id = a.cat_id and rc.removed_at is not null)`;
-
-/**
  * Shown to the viewer: open, unexpired, raised by nobody they share a block with nor by a suspended
- * account, its cat not removed.
+ * account, its cat not removed by a moderator (issue 27: the alert goes with the cat, as it would with a
+ * deleted one). Both are columns of the alert, kept with the account and the cat (migrations 0029, 0034).
  */
 export const alertShownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at > now()
   and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))
   and not a.raiser_suspended
-  and ${catNotRemoved}`;
+  and not a.cat_removed`;
 
 /**
  * Whether the cat in `catColumn` (a column of the caller's statement, such as `l.id`) has an alert the
@@ -191,9 +186,13 @@ const distanceFrom = sql`metres_between(a.area_latitude, a.area_longitude, ${sql
 /**
  * What both lists read of each alert they found (CTE `found`, with its `distance`): the alert, its
  * cat's name, whether the viewer cares for it, the cat's picture and the raiser; by distance, then id.
- * `extra` puts more columns first (each followed by a comma).
+ * `extra` puts more columns first (each followed by a comma). `found` holds whole alerts, or (`ids`)
+ * only their ids and distances, the alerts then read again by primary key: the near list's box holds
+ * every alert within 2 km (counted, sorted) for the few it shows; the map's shows most of what it reads,
+ * and a join of up to 51 ids back to the table would be a scan of it where alerts are few.
  */
 const viewOfFound = (
+  found: 'alerts' | 'ids',
   extra: SQL = sql``,
 ) => sql`select ${extra} a.id, a.cat_id, a.raised_by, a.last_seen_at, a.latitude, a.longitude, a.area_latitude,
       a.area_longitude, a.note, a.contact, a.created_at, a.expires_at, a.ended_at, a.ended_by, a.end_reason,
@@ -202,11 +201,11 @@ const viewOfFound = (
       p.id as cover_id, p.media_key as cover_media_key, p.width as cover_width, p.height as cover_height,
       p.placeholder as cover_placeholder, p.alt_text as cover_alt_text,
       u.username as raiser_username, u.profile_pic_key as raiser_pic
-    from found a
+    from ${found === 'ids' ? sql`found f join missing_alerts a on a.id = f.id` : sql`found a`}
     join cats c on c.id = a.cat_id
     left join posts p on p.id = ${coverIdOf(viewer)}
     left join users u on u.id = a.raised_by
-    order by a.distance, a.id`;
+    order by ${found === 'ids' ? sql`f.distance, f.id` : sql`a.distance, a.id`}`;
 
 /**
  * The near list in one statement, prepared (it runs on every feed visit): shown alerts whose
@@ -221,7 +220,7 @@ const viewOfFound = (
 const alertsNearStatement = preparedSql(
   'missing_alerts_near',
   sql`with near as (
-      select a.*, ${distanceFrom} as distance from missing_alerts a
+      select a.id, ${distanceFrom} as distance from missing_alerts a
       where a.ended_at is null
         and a.area_latitude between ${sql.placeholder('south')}::float8 and ${sql.placeholder('north')}::float8
         and (a.area_longitude between ${sql.placeholder('west1')}::float8 and ${sql.placeholder('east1')}::float8
@@ -230,7 +229,7 @@ const alertsNearStatement = preparedSql(
         and ${alertShownTo(viewer)}
     ),
     found as (select * from near order by distance, id limit ${sql.placeholder('limit')})
-    ${viewOfFound(sql`(select count(*) from near)::int as total,`)}`,
+    ${viewOfFound('ids', sql`(select count(*) from near)::int as total,`)}`,
 );
 
 /**
@@ -251,7 +250,7 @@ const alertsInBoxStatement = preparedSql(
       order by distance, a.id
       limit ${sql.placeholder('limit')}
     )
-    ${viewOfFound()}`,
+    ${viewOfFound('alerts')}`,
 );
 
 function toAlertViewRow(r: RawRow): AlertViewRow {
