@@ -134,7 +134,12 @@ export const catCaretakers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.catId, t.userId] }), index('cat_caretakers_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.catId, t.userId] }),
+    // A person's cats, read from the index alone: the cats lists ask for them on every request (the cats
+    // a viewer sees otherwise than a stranger, cats.repository.ts), and ON DELETE of users uses it too.
+    index('cat_caretakers_user_idx').on(t.userId, t.catId),
+  ],
 );
 
 /** Followers of a cat: its new sightings will notify them (the notification itself is a later slice). */
