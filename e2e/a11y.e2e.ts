@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { loginInAnyLanguage, loginThroughUi } from './support/api.ts';
 import {
   axeViolations,
   DARK_BG,
@@ -104,12 +104,7 @@ describe('accessibility', () => {
     if (!spanishMember) {
       spanishMember = await newPatientContext('es');
       const page = await spanishMember.newPage();
-      await page.goto('/login');
-      await page.locator('input[type="email"]').fill(seeded.member.email);
-      await page.locator('input[type="password"]').fill(seeded.member.password);
-      await page.locator('input[type="checkbox"]').check();
-      await page.locator('form button[type="submit"]').click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      await loginInAnyLanguage(page, seeded.member);
       await page.close();
     }
     return spanishMember;

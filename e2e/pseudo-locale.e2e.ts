@@ -6,6 +6,7 @@ import { DESKTOP, PHONE, launchBrowser, newContext, screenshot } from './support
 import type { CreateCatResponse } from '@cats/contracts';
 import { apiCall, apiCreatePost, apiUser, type SessionUser } from './support/posts.ts';
 import { ROOT, startServer, type RunningServer } from './support/server.ts';
+import { loginInAnyLanguage } from './support/api.ts';
 
 /**
  * Issue 28: a pseudo-locale run. The app built with PSEUDO_LOCALE shows every message as accented,
@@ -87,15 +88,6 @@ describe('pseudo-locale', () => {
     await server?.dispose();
   });
 
-  async function signIn(page: Page) {
-    await page.goto('/login');
-    await page.locator('input[type="email"]').fill(member.email);
-    await page.locator('input[type="password"]').fill(member.password);
-    await page.locator('input[type="checkbox"]').check();
-    await page.locator('form button[type="submit"]').click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  }
-
   const VISITOR_PAGES = ['/', '/login', '/signup', '/forgot-password', '/reset-password', '/confirm-email'];
   const MEMBER_PAGES = () => [
     '/feed',
@@ -130,7 +122,7 @@ describe('pseudo-locale', () => {
       };
       for (const path of VISITOR_PAGES) await visit(path);
       await screenshot(page, `pseudo-signup-${viewport.width}`);
-      await signIn(page);
+      await loginInAnyLanguage(page, member);
       for (const path of MEMBER_PAGES()) await visit(path);
       await screenshot(page, `pseudo-settings-${viewport.width}`);
       await context.close();

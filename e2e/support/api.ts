@@ -54,6 +54,19 @@ export async function loginThroughUi(
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
+/**
+ * Logs in through the login screen with 'Remember me', finding its fields by type rather than by their
+ * English labels: for a page in any language (the Spanish and pseudo-locale sweeps).
+ */
+export async function loginInAnyLanguage(page: Page, user: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.locator('input[type="email"]').fill(user.email);
+  await page.locator('input[type="password"]').fill(user.password);
+  await page.locator('input[type="checkbox"]').check();
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
 export const DEMO = { email: DEMO_EMAIL, password: DEMO_PASSWORD };
 
 /** A page in a new browser context at `viewport`, logged in through the login screen with 'Remember me'. */

@@ -97,14 +97,17 @@ export async function renewAlert(db: Executor, alertId: string, days: number): P
   return row;
 }
 
-/** What every shown alert is read with: the raw alert, its cat's name and whether the viewer cares for it. */
-/** An alert as shown (never one whose raiser is suspended: shownTo leaves those out). */
+/**
+ * An alert as shown, with its cat's name and whether the viewer cares for it (never one whose raiser
+ * is suspended or whose cat is removed: alertShownTo leaves those out).
+ */
 export interface AlertRow extends Omit<MissingAlertRow, 'raiserSuspended' | 'catRemoved'> {
   catName: string;
   viewerIsCaretaker: boolean;
 }
 
-const alertColumns = (viewerId: string) => sql`
+/** What every shown alert is read with (AlertRow): `viewerId` a value, or a prepared statement's placeholder. */
+const alertColumns = (viewerId: string | ReturnType<typeof sql.placeholder>) => sql`
   a.id, a.cat_id, a.raised_by, a.last_seen_at, a.latitude, a.longitude, a.area_latitude,
   a.area_longitude, a.note, a.contact, a.created_at, a.expires_at, a.ended_at, a.ended_by, a.end_reason,
   c.name as cat_name,
@@ -191,21 +194,23 @@ const distanceFrom = sql`metres_between(a.area_latitude, a.area_longitude, ${sql
  * every alert within 2 km (counted, sorted) for the few it shows; the map's shows most of what it reads,
  * and a join of up to 51 ids back to the table would be a scan of it where alerts are few.
  */
+const FOUND = {
+  alerts: { from: sql`found a`, order: sql`a.distance, a.id` },
+  ids: { from: sql`found f join missing_alerts a on a.id = f.id`, order: sql`f.distance, f.id` },
+} as const;
+
 const viewOfFound = (
-  found: 'alerts' | 'ids',
+  found: keyof typeof FOUND,
   extra: SQL = sql``,
-) => sql`select ${extra} a.id, a.cat_id, a.raised_by, a.last_seen_at, a.latitude, a.longitude, a.area_latitude,
-      a.area_longitude, a.note, a.contact, a.created_at, a.expires_at, a.ended_at, a.ended_by, a.end_reason,
-      c.name as cat_name,
-      exists (select 1 from cat_caretakers cc where cc.cat_id = a.cat_id and cc.user_id = ${viewer}) as viewer_is_caretaker,
+) => sql`select ${extra} ${alertColumns(viewer)},
       p.id as cover_id, p.media_key as cover_media_key, p.width as cover_width, p.height as cover_height,
       p.placeholder as cover_placeholder, p.alt_text as cover_alt_text,
       u.username as raiser_username, u.profile_pic_key as raiser_pic
-    from ${found === 'ids' ? sql`found f join missing_alerts a on a.id = f.id` : sql`found a`}
+    from ${FOUND[found].from}
     join cats c on c.id = a.cat_id
     left join posts p on p.id = ${coverIdOf(viewer)}
     left join users u on u.id = a.raised_by
-    order by ${found === 'ids' ? sql`f.distance, f.id` : sql`a.distance, a.id`}`;
+    order by ${FOUND[found].order}`;
 
 /**
  * The near list in one statement, prepared (it runs on every feed visit): shown alerts whose
