@@ -13,13 +13,20 @@ import { ROOT } from './server.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, with the flags this machine needs (see shared/machine-notes.md). */
-export async function launchBrowser(): Promise<Browser & { cleanup?: () => void }> {
+/**
+ * Debian's Chromium, headless, with the flags this machine needs (see shared/machine-notes.md).
+ * `backForwardCache`: keep pages that are left in the back/forward cache, as a person's Chrome does
+ * (Playwright turns the cache off unless told otherwise).
+ */
+export async function launchBrowser(
+  opts: { backForwardCache?: boolean } = {},
+): Promise<Browser & { cleanup?: () => void }> {
   // playwright gives each launch a fresh temporary profile itself (it refuses --user-data-dir).
   const profile = mkdtempSync(join(tmpdir(), 'cats-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
+    ...(opts.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -9,10 +9,13 @@ import { startServer, type RunningServer } from './server.ts';
  * started together before its tests and closed after them. Call it in the describe block; its fields
  * are there once beforeAll has run, that is, inside the tests.
  */
-export function serverAndBrowser(): { server: RunningServer; browser: Browser } {
+export function serverAndBrowser(browserOptions: Parameters<typeof launchBrowser>[0] = {}): {
+  server: RunningServer;
+  browser: Browser;
+} {
   const suite = {} as { server: RunningServer; browser: Browser };
   beforeAll(async () => {
-    [suite.server, suite.browser] = await Promise.all([startServer(), launchBrowser()]);
+    [suite.server, suite.browser] = await Promise.all([startServer(), launchBrowser(browserOptions)]);
   });
   afterAll(async () => {
     await suite.browser?.close();

@@ -249,6 +249,62 @@ describe('openNotificationStream', () => {
     expect(h.sources).toHaveLength(0);
   });
 
+  it('lets go of its connection while the page is away, and picks up after the last id it saw when it is back', async () => {
+    const h = harness();
+    await vi.advanceTimersByTimeAsync(0);
+    const first = h.latest();
+    first.open();
+    first.send('notification', entry({ _id: 'a', seq: 5 }), '5');
+    h.stream.suspend();
+    expect(first.closed).toBe(true);
+    expect(h.statuses.at(-1)).toBe('waiting');
+    // Away: nothing reconnects, not even when the device comes back online, and nothing is handed over.
+    first.send('notification', entry({ _id: 'late', seq: 6 }), '6');
+    h.stream.retryNow();
+    await vi.advanceTimersByTimeAsync(10 * LONGEST_RETRY_MS);
+    expect(h.sources).toHaveLength(1);
+    expect(h.ticket).toHaveBeenCalledTimes(1);
+    expect(h.handlers.notification).not.toHaveBeenCalledWith(expect.objectContaining({ _id: 'late' }));
+
+    h.stream.resume();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.ticket).toHaveBeenCalledTimes(2);
+    expect(h.sources).toHaveLength(2);
+    expect(h.latest().params.get('ticket')).toBe('t2');
+    expect(h.latest().params.get('lastEventId')).toBe('5');
+    h.latest().open();
+    expect(h.statuses.at(-1)).toBe('open');
+    h.stream.close();
+  });
+
+  it('leaves a failed connection alone while away, and opens one stream, not two, when back', async () => {
+    const pending: ((t: { ticket: string; expiresIn: number }) => void)[] = [];
+    const h = harness(() => new Promise((r) => pending.push(r)));
+    await vi.advanceTimersByTimeAsync(0);
+    // Away before the first ticket came, and back before it comes: only the newer attempt connects.
+    h.stream.suspend();
+    h.stream.resume();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pending).toHaveLength(2);
+    pending[0]!({ ticket: 'old', expiresIn: 60 });
+    pending[1]!({ ticket: 'new', expiresIn: 60 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.sources.map((s) => s.params.get('ticket'))).toEqual(['new']);
+
+    // A failure while away waits for the page to come back rather than retrying.
+    h.latest().open();
+    h.stream.suspend();
+    h.latest().fail(FakeEventSource.CLOSED);
+    await vi.advanceTimersByTimeAsync(10 * LONGEST_RETRY_MS);
+    expect(pending).toHaveLength(2);
+    // Closed while away: resume does nothing.
+    h.stream.close();
+    h.stream.resume();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(pending).toHaveLength(2);
+    expect(h.statuses.at(-1)).toBe('closed');
+  });
+
   it('reconnects at once when asked while waiting (back online)', async () => {
     const h = harness();
     await vi.advanceTimersByTimeAsync(0);

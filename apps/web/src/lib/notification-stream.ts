@@ -62,6 +62,14 @@ export interface NotificationStream {
   close(): void;
   /** While waiting to reconnect (after a failure), reconnect now: the device is back online. */
   retryNow(): void;
+  /**
+   * Lets go of the connection, and makes no new one, until resume(): the page is going away, perhaps
+   * into the browser's back/forward cache, where an open stream would hold one of the six connections
+   * a browser opens to a server over HTTP/1.1. Six such pages and the app's next page never loads.
+   */
+  suspend(): void;
+  /** After suspend(): a new ticket and connection, asking for what came after the last id seen. */
+  resume(): void;
 }
 
 /** Opens the stream and keeps it open until `close()`. */
@@ -74,6 +82,9 @@ export function openNotificationStream({
   now = Date.now,
 }: StreamOptions): NotificationStream {
   let closed = false;
+  let suspended = false;
+  /** Bumped by every connect(): a ticket that arrives after a newer attempt began opens nothing. */
+  let attempts = 0;
   let source: EventSourceLike | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
@@ -94,7 +105,7 @@ export function openNotificationStream({
 
   const retryLater = () => {
     dropSource();
-    if (closed) return;
+    if (closed || suspended) return;
     const base = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** failures);
     failures += 1;
     status('waiting');
@@ -118,13 +129,14 @@ export function openNotificationStream({
 
   async function connect() {
     timer = undefined;
-    if (closed) return;
+    if (closed || suspended) return;
+    const attempt = ++attempts;
     status('connecting');
     let ticket: StreamTicketResponse;
     try {
       ticket = await getTicket();
     } catch (err) {
-      if (closed) return;
+      if (closed || suspended || attempt !== attempts) return;
       // A refusal that a retry will not change (no stream on this server, an account without one).
       if (err instanceof ApiError && err.status !== null && err.status < 500 && err.status !== 429) {
         status('unavailable');
@@ -133,7 +145,7 @@ export function openNotificationStream({
       retryLater();
       return;
     }
-    if (closed) return;
+    if (closed || suspended || attempt !== attempts) return;
     ticketGoodUntil = now() + ticket.expiresIn * 1000 - TICKET_MARGIN_MS;
     const query = new URLSearchParams({ ticket: ticket.ticket });
     if (lastEventId) query.set('lastEventId', lastEventId);
@@ -170,6 +182,20 @@ export function openNotificationStream({
       clearTimeout(timer);
       dropSource();
       status('closed');
+    },
+    suspend() {
+      if (closed || suspended) return;
+      suspended = true;
+      clearTimeout(timer);
+      timer = undefined;
+      dropSource();
+      status('waiting');
+    },
+    resume() {
+      if (closed || !suspended) return;
+      suspended = false;
+      failures = 0;
+      void connect();
     },
   };
 }
@@ -243,10 +269,20 @@ export function useNotificationStream(userId: string | null): void {
     });
     // Back online: try at once rather than at the end of a long wait.
     const online = () => stream?.retryNow();
+    // Leaving the page (perhaps into the back/forward cache, to be shown again as it was): the stream
+    // lets go of its connection, and picks up where it left off if the page comes back.
+    const hide = () => stream?.suspend();
+    const show = (event: PageTransitionEvent) => {
+      if (event.persisted) stream?.resume();
+    };
     window.addEventListener('online', online);
+    window.addEventListener('pagehide', hide);
+    window.addEventListener('pageshow', show);
     return () => {
       cancel();
       window.removeEventListener('online', online);
+      window.removeEventListener('pagehide', hide);
+      window.removeEventListener('pageshow', show);
       stream?.close();
     };
   }, [userId, queryClient]);
