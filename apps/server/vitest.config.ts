@@ -4,7 +4,7 @@ import { defineProject } from 'vitest/config';
  * Test files that replace a module with vi.mock: they run in a project of their own (vitest.isolated.config.ts)
  * with a fresh module graph per file, since a mock in a shared graph would reach, or miss, other files.
  */
-export const NEEDS_ISOLATION = ['src/modules/groups/group-codes.test.ts'];
+export const NEEDS_ISOLATION = ['src/modules/groups/group-codes.test.ts', 'src/media/image-timeout.test.ts'];
 
 /** What both server projects share. */
 export const serverTest = {

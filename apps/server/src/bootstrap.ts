@@ -7,7 +7,7 @@ import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
 import { backfillUsernameSkeletons } from './modules/account/username-skeletons.ts';
 import { createStorage } from './media/create-storage.ts';
-import { setImageConcurrency } from './media/image-pipeline.ts';
+import { setImageConcurrency, setImageTimeout } from './media/image-pipeline.ts';
 import { sweepOrphanMedia } from './media/orphan-sweep.ts';
 import { finishBackup, writeBackup } from './modules/backup/backup.service.ts';
 import { listenForBackups, probeSocket, socketPath } from './modules/backup/backup-socket.ts';
@@ -59,6 +59,7 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
     // Deletions deferred while backups run (deferred-deletions.ts); the backup itself reads through it too.
     const storage = deferDeletionsDuringBackups(createStorage(config), database.db);
     setImageConcurrency(config.IMAGE_CONCURRENCY);
+    setImageTimeout(config.IMAGE_TIMEOUT_SECONDS);
     const webDistDir = config.WEB_DIST_DIR ? resolve(config.WEB_DIST_DIR) : defaultWebDistDir();
     const app = await buildApp({
       config,

@@ -143,6 +143,15 @@ const envSchema = z
       .min(1)
       .max(16)
       .default(Math.max(1, availableParallelism() - 1)),
+    // Seconds one image may take in its slot, all its steps together (sharp's timeout); past it the
+    // upload answers 422 and the slot is free (issue 46). A 40 MP PNG takes ~1 s on one core of a busy
+    // 2-core machine, a phone photo ~0.3 s: 5 s leaves room for a slower machine and refuses crafted ones.
+    IMAGE_TIMEOUT_SECONDS: z.coerce
+      .number({ message: 'expected a number of seconds' })
+      .int()
+      .min(1)
+      .max(3600)
+      .default(5),
     // Prometheus metrics at /metrics (modules/metrics/metrics.ts): off unless one of these is set. The token
     // is compared in constant time; the port is a second listener on 127.0.0.1 only.
     METRICS_TOKEN: z.preprocess(

@@ -10,6 +10,20 @@ export const ACCEPTED_IMAGE_TYPES = ['image/jpg', 'image/jpeg', 'image/png'] as 
 export const WRONG_FILE_TYPE_MESSAGE = 'Please check file is in jpg or png format';
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
 export const MAX_UPLOAD_PIXELS = 40_000_000;
+/**
+ * Longest side of an upload, in pixels (issue 46). Decoding time grows with the rows, not only with the
+ * pixels: a valid 1 x 39,000,000 PNG of 76 KB is under the pixel limit yet took 27 s to decode. Every
+ * variant we serve is at most 1600 px, so WebP's own 16383 px limit does not bind; 20000 keeps a phone's
+ * 40 MP panorama of about 8:1 (17900 x 2240) and is 20000 x 2000 at the aspect limit below, exactly
+ * 40 MP. A 40 MP PNG of 20000 x 2000 or 2000 x 20000 decodes in ~0.6 s on one core of a busy 2-core machine.
+ */
+export const MAX_UPLOAD_SIDE = 20_000;
+/**
+ * How many times its short side an upload's long side may be. A phone's 360 degree panorama, about 8:1,
+ * passes; a sliver a few pixels across, which shrinks to 1-pixel-wide variants and crops to a speck as a
+ * profile picture, does not.
+ */
+export const MAX_UPLOAD_ASPECT_RATIO = 10;
 export const CAPTION_MAX = 500;
 export const CAT_NAME_MAX = 40;
 export const COMMENT_MAX = 500;

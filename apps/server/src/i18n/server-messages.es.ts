@@ -95,6 +95,12 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'The image is larger than {mb} MB': 'La imagen ocupa más de {mb} MB',
   'The image is too large (at most {mp} megapixels)':
     'La imagen es demasiado grande (como máximo {mp, plural, one {# megapíxel} other {# megapíxeles}})',
+  'The image is too large (at most {px} pixels on its longest side)':
+    'La imagen es demasiado grande (como máximo {px} píxeles en su lado más largo)',
+  'The image is too narrow (its long side may be at most {ratio} times its short side)':
+    'La imagen es demasiado estrecha (su lado largo puede medir como máximo {ratio} veces su lado corto)',
+  'The image took too long to process, please send a smaller one':
+    'La imagen ha tardado demasiado en procesarse; envía una más pequeña',
   'Invalid post': 'Foto no válida',
   'groupIds must be a JSON array of group ids': 'groupIds debe ser un array JSON de identificadores de grupo',
   'You can only share with groups you belong to': 'Solo puedes compartir con grupos a los que perteneces',

@@ -3,7 +3,7 @@ import exifr from 'exifr';
 import pLimit, { type LimitFunction } from 'p-limit';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { MAX_UPLOAD_PIXELS } from '@cats/contracts';
+import { MAX_UPLOAD_ASPECT_RATIO, MAX_UPLOAD_PIXELS, MAX_UPLOAD_SIDE } from '@cats/contracts';
 import { HttpError } from '../lib/http-errors.ts';
 import type { MediaStorage } from './storage.ts';
 import type { SpooledFile } from './upload-spool.ts';
@@ -13,6 +13,9 @@ export const UNSUPPORTED_IMAGE_MESSAGE = 'Only JPEG and PNG images are accepted'
 export const UNREADABLE_IMAGE_MESSAGE = 'The image could not be read';
 export const STORE_FAILED_MESSAGE = 'Could not store the image, please try again';
 export const TOO_MANY_PIXELS_MESSAGE = `The image is too large (at most ${MAX_UPLOAD_PIXELS / 1_000_000} megapixels)`;
+export const TOO_LONG_SIDE_MESSAGE = `The image is too large (at most ${MAX_UPLOAD_SIDE} pixels on its longest side)`;
+export const TOO_NARROW_MESSAGE = `The image is too narrow (its long side may be at most ${MAX_UPLOAD_ASPECT_RATIO} times its short side)`;
+export const TOO_SLOW_MESSAGE = 'The image took too long to process, please send a smaller one';
 
 // One libvips thread per operation and no operation cache (every upload is new): parallelism comes
 // from the limiter below, which runs IMAGE_CONCURRENCY images at a time, each one operation at a time.
@@ -21,10 +24,17 @@ sharp.concurrency(1);
 sharp.cache(false);
 
 let limit: LimitFunction = pLimit(2);
+/** Seconds one image may take in its slot, all steps together (config.IMAGE_TIMEOUT_SECONDS). */
+let timeoutSeconds = 5;
 
 /** Called once at start-up with config.IMAGE_CONCURRENCY. */
 export function setImageConcurrency(concurrency: number): void {
   limit = pLimit(concurrency);
+}
+
+/** Called once at start-up with config.IMAGE_TIMEOUT_SECONDS. */
+export function setImageTimeout(seconds: number): void {
+  timeoutSeconds = seconds;
 }
 
 /** Images being encoded now and waiting for a slot (for tests and diagnostics). */
@@ -104,8 +114,55 @@ export interface StoredImage {
 }
 
 const unreadable = () => new HttpError(400, UNREADABLE_IMAGE_MESSAGE);
+const tooSlow = () => new HttpError(422, TOO_SLOW_MESSAGE);
+/** sharp's own timeout error ('timeout: 40% complete ...'), raised when libvips kills the image. */
+const isTimeout = (err: unknown) => err instanceof Error && err.message.startsWith('timeout');
+
+/**
+ * One image's time budget across its steps. sharp's timeout counts whole seconds from when libvips
+ * opens the input (not the wait for a thread), so each step gets what is left, rounded up: an image
+ * stops at most about a second past its budget, and the slot is free for the next one.
+ */
+function deadline(seconds: number) {
+  const end = performance.now() + seconds * 1000;
+  return {
+    /** The `timeout` option for the next sharp step; refuses the image when nothing is left. */
+    next(): { seconds: number } {
+      const left = end - performance.now();
+      if (left <= 0) throw tooSlow();
+      return { seconds: Math.max(1, Math.ceil(left / 1000)) };
+    },
+  };
+}
+
+/**
+ * Refuses an image from its header alone, before one pixel is decoded: too many pixels (413), a side
+ * too long or a shape too narrow (422). Decoding time follows the rows as much as the pixels: a 76 KB
+ * PNG of 1 x 39,000,000 passed the pixel limit and held an image slot for 27 s (issue 46).
+ */
+function checkDimensions(width: number, height: number) {
+  if (width * height > MAX_UPLOAD_PIXELS) throw new HttpError(413, TOO_MANY_PIXELS_MESSAGE);
+  if (Math.max(width, height) > MAX_UPLOAD_SIDE) throw new HttpError(422, TOO_LONG_SIDE_MESSAGE);
+  if (Math.max(width, height) > MAX_UPLOAD_ASPECT_RATIO * Math.min(width, height)) {
+    throw new HttpError(422, TOO_NARROW_MESSAGE);
+  }
+}
 
 async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
+  try {
+    return await decodeAndEncode(input, opts, deadline(timeoutSeconds));
+  } catch (err) {
+    // Any step past its time answers 422 with a clear message; nothing has been stored yet.
+    if (isTimeout(err)) throw tooSlow();
+    throw err;
+  }
+}
+
+async function decodeAndEncode(
+  input: Buffer | string,
+  opts: StoreImageOptions,
+  time: ReturnType<typeof deadline>,
+) {
   let meta: Metadata;
   try {
     // Header only: the pixel limit is checked before anything is decoded.
@@ -114,7 +171,7 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
     throw unreadable();
   }
   if (!meta.width || !meta.height || (meta.format !== 'jpeg' && meta.format !== 'png')) throw unreadable();
-  if (meta.width * meta.height > MAX_UPLOAD_PIXELS) throw new HttpError(413, TOO_MANY_PIXELS_MESSAGE);
+  checkDimensions(meta.width, meta.height);
 
   const largest = Math.max(...opts.widths);
   let base: { data: Buffer; info: OutputInfo };
@@ -122,6 +179,7 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
     // Decode once (JPEG shrink-on-load keeps a 12 MP photo small), turn upright by its EXIF orientation,
     // and bring it to the largest size we serve; every variant is derived from this buffer.
     base = await sharp(input, { limitInputPixels: MAX_UPLOAD_PIXELS, failOn: 'truncated' })
+      .timeout(time.next())
       .autoOrient()
       .resize({
         width: largest,
@@ -132,7 +190,8 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
-  } catch {
+  } catch (err) {
+    if (isTimeout(err)) throw err;
     throw unreadable();
   }
 
@@ -142,6 +201,7 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
   if (opts.square && width !== height) {
     const side = Math.min(width, height);
     const cropped = await pixels
+      .timeout(time.next())
       .extract({
         left: Math.floor((width - side) / 2),
         top: Math.floor((height - side) / 2),
@@ -164,6 +224,7 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
   const encode = (target: number) =>
     pixels
       .clone()
+      .timeout(time.next())
       .resize({ width: target, height: target, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: target <= 100 ? 70 : 80, effort: 2 })
       .toBuffer();
@@ -181,6 +242,7 @@ async function encodeVariants(input: Buffer | string, opts: StoreImageOptions) {
 
   const thumb = await pixels
     .clone()
+    .timeout(time.next())
     .resize({ width: 100, height: 100, fit: 'inside' })
     .ensureAlpha()
     .raw()
@@ -202,8 +264,9 @@ export const newMediaPrefix = (kind: StoreImageOptions['kind']): string =>
 
 /**
  * Checks an upload by its bytes, re-encodes it to WebP variants without metadata and stores them under
- * a new random prefix (newMediaPrefix). Throws HttpError 415 (not JPEG/PNG), 413 (over 40 MP) or 400 (truncated
- * or corrupt); nothing is stored when it throws. Runs under a global concurrency limit.
+ * a new random prefix (newMediaPrefix). Throws HttpError 415 (not JPEG/PNG), 413 (over 40 MP), 422 (a side
+ * over MAX_UPLOAD_SIDE, a shape narrower than MAX_UPLOAD_ASPECT_RATIO, or over its time limit) or 400
+ * (truncated or corrupt); nothing is stored when it throws. Runs under a global concurrency limit.
  */
 export async function storeImageVariants(
   storage: MediaStorage,

@@ -2,14 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES, type Post } from '@cats/contracts';
+import { IMAGE_WIDTHS, MAX_UPLOAD_BYTES, type Post } from '@cats/contracts';
 import { postGroups } from '../../src/db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../build-app.ts';
 import { fixture, multipartBody } from '../fixtures/images.ts';
-import { hugeExif, jpegClaiming, malformedExif, pngClaiming, sharpExifJpeg } from './support/images.ts';
+import {
+  TOO_LONG_SIDE_MESSAGE,
+  TOO_MANY_PIXELS_MESSAGE,
+  TOO_NARROW_MESSAGE,
+} from '../../src/media/image-pipeline.ts';
+import {
+  greyPng,
+  hugeExif,
+  jpegClaiming,
+  malformedExif,
+  pngClaiming,
+  sharpExifJpeg,
+} from './support/images.ts';
 import { Prober, Tally } from './support/probe.ts';
 import { apiRoutes, type ApiRoute } from './support/routes.ts';
-import { buildWorld, NO_RATE_LIMITS, smallJpeg, type World } from './support/world.ts';
+import { mediaFiles } from './support/snapshot.ts';
+import { buildWorld, NO_RATE_LIMITS, smallJpeg, uploadPost, type World } from './support/world.ts';
 
 /**
  * Every upload route (found by its multipart/form-data declaration) gets files that are empty, lie about
@@ -25,7 +38,13 @@ interface FileCase {
   type: string;
   data: () => Promise<Buffer> | Buffer;
   expect: Expect;
+  /** The refusal's {message}, when the case is about one. */
+  message?: string;
 }
+
+/** Issue 46's upload: a valid 76 KB PNG of 1 x 39,000,000, under the pixel limit, ~30 s to decode. */
+let sliverPng: Buffer | undefined;
+const sliver = () => (sliverPng ??= greyPng(1, 39_000_000));
 
 const FILES: FileCase[] = [
   { label: 'empty file', name: 'cat.jpg', type: 'image/jpeg', data: () => Buffer.alloc(0), expect: 400 },
@@ -93,6 +112,36 @@ const FILES: FileCase[] = [
     type: 'image/png',
     data: () => fixture('pixel-flood.png'),
     expect: 413,
+    message: TOO_MANY_PIXELS_MESSAGE,
+  },
+  {
+    label: 'PNG 1 x 39,000,000 (76 KB, under the pixel limit)',
+    name: 'sliver.png',
+    type: 'image/png',
+    data: sliver,
+    expect: 422,
+    message: TOO_LONG_SIDE_MESSAGE,
+  },
+  {
+    label: 'PNG 100 x 1001 made by sharp (narrower than 1:10)',
+    name: 'narrow.png',
+    type: 'image/png',
+    data: () =>
+      sharp({ create: { width: 100, height: 1001, channels: 3, background: '#808080' } })
+        .png()
+        .toBuffer(),
+    expect: 422,
+    message: TOO_NARROW_MESSAGE,
+  },
+  {
+    label: 'JPEG 4000 x 500 panorama made by sharp (8:1)',
+    name: 'panorama.jpg',
+    type: 'image/jpeg',
+    data: () =>
+      sharp({ create: { width: 4000, height: 500, channels: 3, background: '#6080a0' } })
+        .jpeg()
+        .toBuffer(),
+    expect: 'ok',
   },
   {
     label: 'PNG header claiming 100000x1000',
@@ -172,6 +221,7 @@ describe('hostile uploads', () => {
     routes = apiRoutes(t.app).filter((r) => r.multipart);
     probe = new Prober(t, tally);
   });
+  const sliverBody = () => multipartBody({}, { name: 'sliver.png', type: 'image/png', data: sliver() });
   afterAll(async () => {
     console.log(tally.summary('hostile uploads'));
     await t?.close();
@@ -227,9 +277,12 @@ describe('hostile uploads', () => {
           multipartBody({ comment: 'x' }, { name: file.name, type: file.type, data: await file.data() }),
         );
         check(route, file.label, res.statusCode, file.expect);
+        if (file.message) expect((res.json() as { message: string }).message, file.label).toBe(file.message);
         if (res.statusCode < 300) await expectCleanMedia(res.body);
-        // Floods are refused from the header, before any pixel is decoded.
-        if (file.expect === 413) expect(Date.now() - started, file.label).toBeLessThan(5000);
+        // Floods and slivers are refused from the header, before any pixel is decoded.
+        if (file.expect === 413 || file.expect === 422) {
+          expect(Date.now() - started, file.label).toBeLessThan(5000);
+        }
       }
       const jpeg = await smallJpeg(11);
       const noFile = await send(route, 'no file part', multipartBody({ comment: 'no photo' }));
@@ -337,4 +390,35 @@ describe('hostile uploads', () => {
     expect(tally.problems).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   }, 300_000);
+
+  it("answers another user's upload within seconds while slivers hold the image slots", async () => {
+    const post = routes.find((r) => r.key === 'POST /api/posts/createPost')!;
+    const picture = routes.find((r) => r.key === 'PUT /api/profile/updatePicture')!;
+    const files = () => mediaFiles(t.mediaDir).length;
+    const before = files();
+    // Issue 46: four of these held the image slots ~97 s, and someone else's small upload waited 95 s.
+    const attack = [post, picture, post, picture].map((route) => {
+      const body = sliverBody();
+      return t.app.inject({
+        method: route.method,
+        url: route.path,
+        headers: { ...w.a.headers, 'accept-language': 'es', ...body.headers },
+        payload: body.payload,
+      });
+    });
+    const started = Date.now();
+    const normal = await uploadPost(t.app, w.b.headers, await smallJpeg(500));
+    // Generous: timed assertions are for the bench; before the fix this took 20-100 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(normal.image).toBeTruthy();
+    for (const res of await Promise.all(attack)) {
+      expect(res.statusCode).toBe(422);
+      // Translated like every refusal (decision 017).
+      expect((res.json() as { message: string }).message).toBe(
+        'La imagen es demasiado grande (como máximo 20000 píxeles en su lado más largo)',
+      );
+    }
+    // The normal upload's variants only: the slivers stored nothing and left no orphan.
+    expect(files() - before).toBe(IMAGE_WIDTHS.length);
+  }, 120_000);
 });

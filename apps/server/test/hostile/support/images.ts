@@ -79,6 +79,27 @@ export function pngClaiming(width: number, height: number): Buffer {
   ]);
 }
 
+/**
+ * A real, valid grey PNG of width x height, every row filter 0 and mid-grey, compressed like any PNG
+ * encoder would. sharp decodes it all; 1 x 39,000,000 is 76 KB (issue 46's upload). sharp itself takes
+ * ~10 s to write that one, zlib well under a second, so the slivers are built here.
+ */
+export function greyPng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 0; // greyscale
+  const row = Buffer.alloc(1 + width, 0x80);
+  row[0] = 0; // filter: none
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(row.length * height, row), { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** A JPEG whose EXIF is built by sharp itself: a 60 KB description and absurd GPS. */
 export async function sharpExifJpeg(): Promise<Buffer> {
   return sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } })
