@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
+import { keepDataPrivate } from './lib/private-files.ts';
 import { backfillUsernameSkeletons } from './modules/account/username-skeletons.ts';
 import { createStorage } from './media/create-storage.ts';
 import { setImageConcurrency, setImageTimeout } from './media/image-pipeline.ts';
@@ -40,6 +41,8 @@ function loggerOptions(config: Config) {
 
 /** Config -> database (migrated) -> storage -> seed -> app. Used by server.ts and the smoke test. */
 export async function bootstrap(config: Config): Promise<FastifyInstance> {
+  // Before anything is written: the database, secrets, mails and media are this user's alone (issue 46).
+  keepDataPrivate([resolve(config.DATA_DIR), config.MEDIA_DIR && resolve(config.MEDIA_DIR)]);
   const jwtSecret = resolveJwtSecret(config);
   // Two processes on one embedded database would corrupt it: a server (or `npm run backup` holding the
   // database) answering on DATA_DIR's backup socket means it is taken (modules/backup/backup-socket.ts).

@@ -15,8 +15,11 @@
  * with named statements on PostgreSQL. PGlite's own query() parses and plans every statement again:
  * for the feed's page that was a third of its time (docs/performance.md).
  */
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../lib/garbage.ts';
+import { PRIVATE_UMASK } from '../lib/private-files.ts';
 import { rawReply, readNotifications, readReply } from './pglite-reply.ts';
 import { parse, PGlite, protocol, type Results, type Transaction } from '@electric-sql/pglite';
 
@@ -101,6 +104,15 @@ interface OpenTransaction {
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.ts runs as a worker thread (pglite-thread.ts)');
 const options = workerData as PgliteWorkerData;
+
+// PGlite's file system (Emscripten's NODEFS) creates each file and then chmods it to 0666, which no
+// umask masks: the embedded database's files, password hashes and exact places among them, came out
+// readable and writable by every local user (issue 46). On this thread, which runs PGlite only, a
+// chmod never grants the group or others anything.
+const chmodSync = fs.chmodSync;
+fs.chmodSync = (path, mode) =>
+  chmodSync(path, typeof mode === 'number' ? mode & ~PRIVATE_UMASK : parseInt(mode, 8) & ~PRIVATE_UMASK);
+syncBuiltinESMExports();
 
 const pg = await PGlite.create({
   ...(options.dataDir ? { dataDir: options.dataDir } : {}),

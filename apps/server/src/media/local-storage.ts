@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.ts';
 import type { MediaStorage } from './storage.ts';
 import { assertMediaKey, MEDIA_KEY_PATTERN } from './storage.ts';
 
@@ -24,18 +25,20 @@ export class LocalStorage implements MediaStorage {
 
   async put(key: string, body: Buffer): Promise<void> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     const temp = `${target}.${randomUUID()}.tmp`;
-    await writeFile(temp, body);
+    await writeFile(temp, body, { mode: PRIVATE_FILE_MODE });
     await rename(temp, target);
   }
 
   async putFile(key: string, path: string): Promise<void> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
+    await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
     const temp = `${target}.${randomUUID()}.tmp`;
     // A copy, not a rename: the source usually sits on another file system (the temporary directory).
+    // copyFile gives the copy the source's mode whatever the umask, hence the chmod.
     await copyFile(path, temp);
+    await chmod(temp, PRIVATE_FILE_MODE);
     await rename(temp, target);
   }
 
@@ -75,7 +78,7 @@ export class LocalStorage implements MediaStorage {
   }
 
   async probe(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
+    await mkdir(this.root, { recursive: true, mode: PRIVATE_DIR_MODE });
     // A name no media key can have (MEDIA_KEY_PATTERN), removed at once.
     const probe = join(this.root, `.ready-probe-${randomUUID()}`);
     await writeFile(probe, 'ok');

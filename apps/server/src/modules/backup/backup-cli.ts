@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
 import { ConfigError, loadConfig, type Config } from '../../config.ts';
 import { openDatabase } from '../../db/client.ts';
+import { keepDataPrivate } from '../../lib/private-files.ts';
 import { createStorage } from '../../media/create-storage.ts';
 import {
   BackupError,
@@ -44,6 +45,8 @@ export async function runBackupCli(
     if (err instanceof ConfigError) return { code: 1, output: err.message };
     throw err;
   }
+  // The archive, a restored database and media: this user's alone (issue 46).
+  keepDataPrivate([resolve(config.DATA_DIR), config.MEDIA_DIR && resolve(config.MEDIA_DIR)]);
   const [command, ...rest] = args;
   try {
     if (command === 'backup') {

@@ -31,6 +31,7 @@ type TarEntry = Readable & { header: tar.Header };
 import type { DatabaseHandle } from '../../db/client.ts';
 import { migrationsFolder } from '../../db/client.ts';
 import { openPglite } from '../../db/pglite-thread.ts';
+import { PRIVATE_FILE_MODE } from '../../lib/private-files.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import * as repo from './backup.repository.ts';
 import { runDeferredDeletions } from './deferred-deletions.ts';
@@ -215,7 +216,7 @@ async function pgliteSnapshot(database: DatabaseHandle, tmp: string): Promise<Sn
   const takenAt = new Date().toISOString();
   const { dump, rows } = await database.snapshot([repo.REFERENCED_MEDIA_SQL, repo.MIGRATION_LEVEL_SQL]);
   const path = join(tmp, 'pglite.tar');
-  await writeFile(path, dump);
+  await writeFile(path, dump, { mode: PRIVATE_FILE_MODE });
   return {
     entryName: 'database/pglite.tar',
     file: { path, size: dump.byteLength },
@@ -350,7 +351,7 @@ async function addStream(
 ): Promise<{ name: string; size: number; sha256: string }> {
   if (size !== undefined) return { name, ...(await addEntry(pack, name, body, size, outputError)) };
   const path = join(tmp, 'object');
-  await pipeline(body, createWriteStream(path));
+  await pipeline(body, createWriteStream(path, { mode: PRIVATE_FILE_MODE }));
   const entry = await addFile(pack, name, path, (await stat(path)).size, outputError);
   await rm(path, { force: true });
   return entry;

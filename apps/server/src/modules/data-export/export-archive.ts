@@ -6,6 +6,7 @@ import { MISSING_REPORTS_MAX } from '@cats/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../../db/client.ts';
 import type { MediaStorage } from '../../media/storage.ts';
+import { PRIVATE_FILE_MODE } from '../../lib/private-files.ts';
 import { variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { isCaretaker } from '../cats/cats.repository.ts';
@@ -137,7 +138,7 @@ export async function writeExportArchive(
 
   const zip = new ZipFile();
   const failed = new Promise<never>((_, reject) => zip.on('error', reject));
-  const written = pipeline(zip.outputStream, createWriteStream(path));
+  const written = pipeline(zip.outputStream, createWriteStream(path, { mode: PRIVATE_FILE_MODE }));
   // Whichever fails first ends the export; the other's rejection is then ignored.
   const done = Promise.race([written, failed]);
   done.catch(() => {});

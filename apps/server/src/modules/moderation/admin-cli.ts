@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../config.ts';
 import { openDatabase, type Database, type DatabaseHandle } from '../../db/client.ts';
+import { keepDataPrivate } from '../../lib/private-files.ts';
 import * as repo from './staff.repository.ts';
 
 /**
@@ -86,6 +87,8 @@ export async function main(args: readonly string[], opts: CliOptions = {}): Prom
     return result.code;
   }
   const config = loadConfig(opts.env ?? process.env);
+  // On a fresh DATA_DIR this creates the embedded database: this user's alone (issue 46).
+  keepDataPrivate([resolve(config.DATA_DIR)]);
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: resolve(config.DATA_DIR),
