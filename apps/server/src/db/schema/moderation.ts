@@ -29,6 +29,7 @@ const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'
  * the same thing again. `snapshot` is the reported content as it was when reported (caption, text,
  * picture key, name...), so that moderators judge what was seen even after the author edits or deletes
  * it. Open while resolved_at is null; a moderator's first action on the target resolves its reports.
+ * decided_at stays when the report is sent again, so that the same reporters cannot hide it again.
  */
 export const reports = pgTable(
   'reports',
@@ -48,6 +49,11 @@ export const reports = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /**
+     * When a moderator last decided on this reporter's report (issue 46). Unlike resolved_at, a report
+     * sent again keeps it: a reporter whose report was decided no longer counts towards the auto-hide.
+     */
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('reports_reporter_target_idx').on(t.reporterId, t.targetType, t.targetId),

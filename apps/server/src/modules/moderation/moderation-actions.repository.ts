@@ -36,15 +36,15 @@ export async function findReport(ex: Executor, reportId: string): Promise<Report
   return row ? { ...row, targetType: row.targetType as ReportTargetType } : null;
 }
 
-/** The report and every other open report on the same target are resolved by a moderator's action. */
 /**
- * Resolves the report and every other open report on the same target; answers who made them (the
- * reporters told what came of it).
+ * Resolves the report and every other open report on the same target, and marks them decided (their
+ * reporters no longer count towards an automatic hide of it); answers who made them (the reporters
+ * told what came of it).
  */
 export async function resolveReports(ex: Executor, report: ReportRow, now: Date): Promise<string[]> {
   const rows = await ex
     .update(reports)
-    .set({ resolvedAt: now })
+    .set({ resolvedAt: now, decidedAt: now })
     .where(
       sql`${reports.resolvedAt} is null and (${reports.id} = ${report.id} or (${reports.targetType} = ${report.targetType} and ${reports.targetId} = ${report.targetId}))`,
     )

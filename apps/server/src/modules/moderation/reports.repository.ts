@@ -221,7 +221,9 @@ export async function upsertReport(
 /**
  * Hides a post or comment from everyone but its author, pending review, once AUTO_HIDE_REPORTERS
  * distinct trusted reporters (accounts older than TRUSTED_REPORTER_DAYS) have open reports on it.
- * Content already under moderation stays as it is. True when it was hidden now.
+ * Reporters whose report on it a moderator already decided do not count (issue 46): otherwise the
+ * same three would hide it again at once after every dismissal. Content already under moderation
+ * stays as it is. True when it was hidden now.
  */
 export async function autoHideIfTrustedReports(
   tx: Executor,
@@ -232,6 +234,7 @@ export async function autoHideIfTrustedReports(
   const trusted = sql`(select count(distinct r.reporter_id) from ${reports} r
     join ${users} u on u.id = r.reporter_id
     where r.target_type = ${targetType} and r.target_id = ${targetId} and r.resolved_at is null
+      and r.decided_at is null
       and u.created_at < now() - make_interval(days => ${sql.raw(String(TRUSTED_REPORTER_DAYS))}))`;
   const result = await tx.execute(
     sql`update ${table} set moderation = 'pending_review'

@@ -10,7 +10,7 @@ import {
 } from '@cats/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blocks, cats, comments, hiddenPosts, posts, reports } from '../../db/schema/index.ts';
+import { blocks, cats, comments, hiddenPosts, posts, reports, users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
@@ -535,6 +535,42 @@ describe('POST /api/reports', () => {
       await t.db.update(reports).set({ resolvedAt: new Date() }).where(eq(reports.targetId, post.id));
       await reportBy([c!], 'post', post.id);
       expect(await moderationOf('post', post.id)).toBeNull();
+    });
+
+    it('once a moderator decided, the same reporters cannot hide it again; new reporters still count', async () => {
+      const post = await createPost(t.db, author.id);
+      const decided = [await account(30), await account(10), await account(8)];
+      await reportBy(decided, 'post', post.id);
+      expect(await moderationOf('post', post.id)).toBe('pending_review');
+      const moderator = await account(100);
+      await t.db.update(users).set({ role: 'moderator' }).where(eq(users.id, moderator.id));
+      const [open] = await t.db.select({ id: reports.id }).from(reports).where(eq(reports.targetId, post.id));
+      const dismissed = await t.app.inject({
+        method: 'POST',
+        url: `/api/moderation/reports/${open!.id}/actions`,
+        headers: await authHeader(t.app, moderator.id),
+        payload: { actions: [{ action: 'dismiss' }] },
+      });
+      expect(dismissed.statusCode, dismissed.body).toBe(200);
+      expect(await moderationOf('post', post.id)).toBeNull();
+
+      // The same three report again, over and over: the post stays up, and their reports are in the queue.
+      for (let round = 0; round < 3; round++) {
+        for (const u of decided) {
+          const res = await send(u.id, { targetType: 'post', targetId: post.id, reason: 'spam' });
+          expect(res.statusCode, res.body).toBe(200);
+        }
+        expect(await moderationOf('post', post.id)).toBeNull();
+      }
+      const reopened = await t.db.select().from(reports).where(eq(reports.targetId, post.id));
+      expect(reopened.filter((r) => r.resolvedAt === null)).toHaveLength(3);
+      expect(await feedIds(bystander.id)).toContain(post.id);
+
+      // Two new trusted reporters with the three decided ones: still up; a third new one hides it.
+      await reportBy([await account(20), await account(9)], 'post', post.id);
+      expect(await moderationOf('post', post.id)).toBeNull();
+      await reportBy([await account(40)], 'post', post.id);
+      expect(await moderationOf('post', post.id)).toBe('pending_review');
     });
 
     it('three trusted accounts hide a comment; a removed one stays removed', async () => {
