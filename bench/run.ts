@@ -254,6 +254,8 @@ export async function runBench(opts: BenchOptions): Promise<RunResult | OnlyResu
       RATE_LIMIT_SIGNUP_PER_MINUTE: unlimited,
       RATE_LIMIT_WRITES_PER_MINUTE: unlimited,
       RATE_LIMIT_UPLOADS_PER_MINUTE: unlimited,
+      // The stream plan spreads 2,000 streams per instance over the dataset's users (20 each on the small one).
+      NOTIFICATION_STREAMS_PER_USER: '1000',
       ...(allocator === 'jemalloc' ? { LD_PRELOAD: JEMALLOC, MALLOC_CONF: JEMALLOC_CONF } : {}),
       ...opts.serverEnv,
     };

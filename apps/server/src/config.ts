@@ -128,6 +128,13 @@ const envSchema = z
       .min(1)
       .max(1_000_000)
       .default(60),
+    // Notification streams one user may hold open on an instance (issue 46): one more ends their oldest.
+    NOTIFICATION_STREAMS_PER_USER: z.coerce
+      .number({ message: 'expected a number' })
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(5),
     // Media written this long ago without a row pointing at it is an orphan (start-up sweep).
     ORPHAN_SWEEP_GRACE_SECONDS: z.coerce
       .number({ message: 'expected a number of seconds' })

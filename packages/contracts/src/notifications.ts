@@ -52,7 +52,7 @@ export const NOTIFICATION_ACTORS_SHOWN = 3;
 export const UNREAD_COUNT_CAP = 100;
 /** Seconds between two heartbeats on the notification stream. */
 export const NOTIFICATION_HEARTBEAT_SECONDS = 25;
-/** Seconds a stream ticket can be used to open the stream. */
+/** Seconds within which a stream ticket can be used, once, to open the stream. */
 export const STREAM_TICKET_SECONDS = 60;
 /**
  * At most this many entries are replayed when a stream opens: the newest changes after Last-Event-ID.
@@ -149,10 +149,11 @@ export const streamTicketResponseSchema = z.object({
 export type StreamTicketResponse = z.infer<typeof streamTicketResponseSchema>;
 /**
  * GET /api/notifications/stream?ticket=…: Server-Sent Events for the ticket's user (EventSource cannot
- * send a bearer header, and an access token in a URL ends up in logs). A ticket opens streams for
- * STREAM_TICKET_SECONDS, so EventSource's own reconnects within that time work; after that the client
+ * send a bearer header, and an access token in a URL ends up in logs). A ticket opens one stream,
+ * within STREAM_TICKET_SECONDS; using it again is refused (401), so on every reconnect the client
  * takes a new ticket and passes the last id it saw as `lastEventId` (a new EventSource cannot set the
- * Last-Event-ID header, which the server reads too). Events:
+ * Last-Event-ID header, which the server reads too). A user holds a few streams open per instance:
+ * one more ends the oldest. Events:
  * - `notification` (id: the entry's seq; data: a Notification): new or changed, oldest first, first the
  *   replay of everything after Last-Event-ID (at most NOTIFICATION_REPLAY_LIMIT, the newest), then live;
  * - `removed` (data: {_id}): an entry whose cause was undone (live only: a removal while the client

@@ -328,6 +328,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
     'Se necesita un ticket de flujo: pide uno con POST /api/notifications/stream-ticket',
   'This stream ticket is invalid or has expired: take a new one':
     'Este ticket de flujo no es válido o ha caducado: pide uno nuevo',
+  'This stream ticket was already used: take a new one for each connection':
+    'Este ticket de flujo ya se ha usado: pide uno nuevo para cada conexión',
   'Last-Event-ID must be an event id this stream sent':
     'Last-Event-ID debe ser el identificador de un evento enviado por este flujo',
   "This browser's push service is not one this server sends notifications to. Ask the server's operator to allow it.":

@@ -789,13 +789,14 @@ const ROWS: Row[] = [
   },
   {
     // Each ticket opens its own user's stream: the owner's replays their unread like, another user's
-    // and the demo's their own (nothing of the owner's). No ticket, or an expired one: 401.
+    // and the demo's their own (nothing of the owner's). No ticket, or an expired one: 401. Opening
+    // records the use of the caller's own ticket (single-use, issue 46), and nothing of the owner's.
     route: 'GET /api/notifications/stream',
     expect: {
       anonymous: 401,
       expired: 401,
-      other: { status: 200, writes: 'none' },
-      demo: { status: 200, writes: 'none' },
+      other: { status: 200, writes: 'own' },
+      demo: { status: 200, writes: 'own' },
       owner: 200,
     },
     streamTicket: true,

@@ -555,12 +555,9 @@ describe('the location rule on every GET route', () => {
           ],
           caredFor: ['caredFor=true'],
         },
-        // Minted as the route would, when this viewer's walk starts (a ticket lasts 60 s).
-        ticket: signStreamTicket(
-          t.app.sessionKeys.streamTicket,
-          viewer.userId,
-          new Date(Date.now() + 60_000),
-        ),
+        // Minted as the route would, one per stream opened (a ticket opens one).
+        ticket: () =>
+          signStreamTicket(t.app.sessionKeys.streamTicket, viewer.userId, new Date(Date.now() + 60_000)),
       }),
       secrets,
       places,

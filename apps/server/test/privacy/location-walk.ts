@@ -263,10 +263,11 @@ export interface WalkValues {
    */
   queries: Record<string, readonly string[]>;
   /**
-   * The viewer's stream ticket, for routes that take one (the notification stream): each of their
-   * URLs is walked with it, and the stream's first events (its replay) are read.
+   * Mints one of the viewer's stream tickets, for routes that take one (the notification stream): each
+   * of their URLs is walked with a new one (a ticket opens one stream), and the stream's first events
+   * (its replay) are read.
    */
-  ticket?: string;
+  ticket?: () => string;
 }
 
 export interface WalkedAnswer {
@@ -311,7 +312,7 @@ export async function walkGetRoutes(
       for (const plain of urlsOf(route, given)) {
         const url =
           route.ticket && given.ticket
-            ? `${plain}${plain.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(given.ticket)}`
+            ? `${plain}${plain.includes('?') ? '&' : '?'}ticket=${encodeURIComponent(given.ticket())}`
             : plain;
         const request = { method: 'GET' as const, url, headers: viewer.headers };
         const res = route.ticket

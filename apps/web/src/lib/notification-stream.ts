@@ -15,10 +15,10 @@ import {
 /**
  * Live notifications (issue 25): the client side of GET /api/notifications/stream, whose protocol is
  * described in packages/contracts/src/notifications.ts. EventSource cannot send a bearer header, so
- * each connection starts with a short-lived ticket (POST /api/notifications/stream-ticket). While a
- * ticket is young, EventSource's own reconnects carry Last-Event-ID; after that, or when the browser
- * gives up, the client takes a new ticket and passes the last id it saw as `lastEventId`, waiting
- * longer after each failure in a row.
+ * each connection starts with a short-lived ticket (POST /api/notifications/stream-ticket), which opens
+ * one stream only (issue 46). So EventSource's own reconnects, which would send the spent ticket again,
+ * are never left to the browser: whenever the connection breaks, the client takes a new ticket and
+ * passes the last id it saw as `lastEventId`, waiting longer after each failure in a row.
  */
 
 export interface StreamHandlers {
@@ -45,16 +45,12 @@ export interface StreamOptions {
   onStatus?: (status: StreamStatus) => void;
   /** 0 to 1; the share of each wait that is random, so that many clients do not return at once. */
   random?: () => number;
-  now?: () => number;
 }
 
 export const STREAM_PATH = '/api/notifications/stream';
-const CLOSED = 2;
 /** The first wait after a failure, doubled after each one in a row up to the longest. */
 export const FIRST_RETRY_MS = 1_000;
 export const LONGEST_RETRY_MS = 30_000;
-/** A ticket this close to its end is not trusted for the browser's own reconnect. */
-const TICKET_MARGIN_MS = 5_000;
 
 const requestTicket = () => api<StreamTicketResponse>('/api/notifications/stream-ticket', { method: 'POST' });
 
@@ -79,7 +75,6 @@ export function openNotificationStream({
   createEventSource = (url) => new EventSource(url),
   onStatus,
   random = Math.random,
-  now = Date.now,
 }: StreamOptions): NotificationStream {
   let closed = false;
   let suspended = false;
@@ -89,7 +84,6 @@ export function openNotificationStream({
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
   let lastEventId: string | null = null;
-  let ticketGoodUntil = 0;
 
   const status = (s: StreamStatus) => {
     if (!closed || s === 'closed') onStatus?.(s);
@@ -146,7 +140,6 @@ export function openNotificationStream({
       return;
     }
     if (closed || suspended || attempt !== attempts) return;
-    ticketGoodUntil = now() + ticket.expiresIn * 1000 - TICKET_MARGIN_MS;
     const query = new URLSearchParams({ ticket: ticket.ticket });
     if (lastEventId) query.set('lastEventId', lastEventId);
     const es = createEventSource(`${STREAM_PATH}?${query.toString()}`);
@@ -155,15 +148,9 @@ export function openNotificationStream({
       failures = 0;
       status('open');
     };
-    es.onerror = () => {
-      // The browser reconnects by itself (with Last-Event-ID) while the ticket still opens streams;
-      // once it gives up (CLOSED: the server refused) or the ticket is old, a new ticket is taken.
-      if (es.readyState !== CLOSED && now() < ticketGoodUntil) {
-        status('connecting');
-        return;
-      }
-      retryLater();
-    };
+    // The browser would reconnect by itself with the same ticket, which the server refuses once used:
+    // this source is closed and a new ticket taken instead.
+    es.onerror = () => retryLater();
     listen(es, 'notification', (data) => handlers.notification(data as Notification));
     listen(es, 'removed', (data) => handlers.removed((data as { _id: string })._id));
     listen(es, 'unread', (data) => handlers.unread((data as { count: number }).count));

@@ -168,3 +168,18 @@ export const pushSubscriptions = pgTable(
     index('push_subscriptions_user_idx').on(t.userId),
   ],
 );
+
+/**
+ * Notification-stream tickets already used (issue 46): a ticket opens one stream, on whichever
+ * instance, and is refused after that. A row is kept until a while after its ticket expired (then the
+ * expiry refuses it anyway); each use deletes the long-expired rows (stream-tickets.repository.ts).
+ */
+export const streamTicketUses = pgTable(
+  'stream_ticket_uses',
+  {
+    /** The ticket's random part. */
+    nonce: text('nonce').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('stream_ticket_uses_expires_idx').on(t.expiresAt)],
+);

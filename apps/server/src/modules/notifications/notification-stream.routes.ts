@@ -8,12 +8,14 @@ import { badRequest, unauthorized } from '../../lib/http-errors.ts';
 import { caller, requireAuth } from '../../plugins/auth.ts';
 import { noStore } from '../../plugins/private-answers.ts';
 import { readStreamTicket, signStreamTicket } from './stream-ticket.ts';
+import { useStreamTicket } from './stream-tickets.repository.ts';
 
 const tags = ['notifications'];
 
 export const NOTIFICATION_STREAM_MESSAGES = {
   ticketRequired: 'A stream ticket is required: take one from POST /api/notifications/stream-ticket',
   ticketInvalid: 'This stream ticket is invalid or has expired: take a new one',
+  ticketUsed: 'This stream ticket was already used: take a new one for each connection',
   badLastEventId: 'Last-Event-ID must be an event id this stream sent',
 } as const;
 
@@ -27,7 +29,8 @@ function parseLastEventId(value: string | undefined): number | null {
 /**
  * Live notifications (issue 25): a ticket taken with the access token, then the Server-Sent Events
  * stream it opens (protocol: notificationStreamQuerySchema in the contracts). The stream route is
- * outside requireAuth: EventSource sends no Authorization header, and the ticket is its credential.
+ * outside requireAuth: EventSource sends no Authorization header, and the ticket is its credential,
+ * good for one stream.
  */
 export const notificationStreamRoutes: FastifyPluginAsyncZod = async (app) => {
   const key = app.sessionKeys.streamTicket;
@@ -71,11 +74,15 @@ export const notificationStreamRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { ticket } = request.query;
       if (!ticket) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketRequired);
-      const userId = readStreamTicket(key, ticket, new Date());
-      if (!userId) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);
+      const read = readStreamTicket(key, ticket, new Date());
+      if (!read) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);
+      const { userId } = read;
       // EventSource sends the header on its own reconnects; a new EventSource can only use the query.
       const header = request.headers['last-event-id'];
       const after = parseLastEventId(typeof header === 'string' ? header : request.query.lastEventId);
+      // One stream per ticket, across instances (issue 46): the web client takes a new one per connection.
+      if (!(await useStreamTicket(app.database.db, read.nonce, read.expiresAt)))
+        throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketUsed);
       // A ticket taken before its account was deleted opens nothing (a lookup at most LIVE_USER_TTL_MS old).
       if (!(await app.liveUsers.exists(userId)))
         throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);

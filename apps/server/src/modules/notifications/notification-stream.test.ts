@@ -12,7 +12,7 @@ import {
   UNREAD_COUNT_CAP,
 } from '@cats/contracts';
 import { rowsOf } from '../../db/raw-results.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
+import { buildTestApp, secondInstance, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
 import { dataOf, openSse, type SseEvent, type SseStream } from '../../../test/sse-client.ts';
@@ -139,18 +139,23 @@ describe('notification stream', () => {
     const user = await createUser(t.db);
     const key = t.app.sessionKeys.streamTicket;
     const good = await ticketFor(user.id);
-    const [id, expires] = good.split('.');
+    const [id, expires, nonce, signature] = good.split('.');
     const cases: [string, string | null, string][] = [
       ['missing', null, NOTIFICATION_STREAM_MESSAGES.ticketRequired],
       ['malformed', 'not-a-ticket', NOTIFICATION_STREAM_MESSAGES.ticketInvalid],
       [
         'another user named',
-        `${(await createUser(t.db)).id}.${expires}.${good.split('.')[2]}`,
+        `${(await createUser(t.db)).id}.${expires}.${nonce}.${signature}`,
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
         'a later expiry',
-        `${id}.${Number(expires) + 3600}.${good.split('.')[2]}`,
+        `${id}.${Number(expires) + 3600}.${nonce}.${signature}`,
+        NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
+      ],
+      [
+        'another nonce',
+        `${id}.${expires}.${randomBytes(16).toString('base64url')}.${signature}`,
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
@@ -320,7 +325,8 @@ describe('notification stream', () => {
       }
     })();
     const opened: { stream: SseStream; after: number }[] = [];
-    for (let i = 0; i < 6; i += 1) {
+    // As many as one user may hold open on an instance.
+    for (let i = 0; i < t.config.NOTIFICATION_STREAMS_PER_USER; i += 1) {
       const after = i % 2 === 0 ? 0 : await lastSeq(owner.id);
       opened.push({ stream: await open(owner.id, { lastEventId: String(after) }), after });
       await new Promise((r) => setTimeout(r, 15));
@@ -512,6 +518,72 @@ describe('notification stream', () => {
       { message: NOTIFICATION_STREAM_MESSAGES.ticketInvalid },
     ]);
     expect(t.app.notificationStreams.liveCount(user.id)).toBe(0);
+  });
+
+  it('opens one stream per ticket: a second use is refused with 401 {message}, on another instance too', async () => {
+    const user = await createUser(t.db);
+    const ticket = await ticketFor(user.id);
+    const first = await openSse(`${base}/api/notifications/stream?ticket=${ticket}`);
+    streams.push(first);
+    expect(first.status).toBe(200);
+    const again = await openSse(`${base}/api/notifications/stream?ticket=${ticket}`);
+    expect([again.status, again.body]).toEqual([401, { message: NOTIFICATION_STREAM_MESSAGES.ticketUsed }]);
+    // Even once the first stream is gone (what EventSource's own reconnect would send).
+    first.close();
+    await vi.waitFor(() => expect(t.app.notificationStreams.liveCount(user.id)).toBe(0));
+    const replayed = await openSse(`${base}/api/notifications/stream?ticket=${ticket}`, {
+      'last-event-id': '1',
+    });
+    expect([replayed.status, replayed.body]).toEqual([
+      401,
+      { message: NOTIFICATION_STREAM_MESSAGES.ticketUsed },
+    ]);
+    // The record of uses is in the database: another instance refuses it as well.
+    const other = await secondInstance(t);
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const otherBase = `http://127.0.0.1:${(other.app.server.address() as AddressInfo).port}`;
+      const there = await openSse(`${otherBase}/api/notifications/stream?ticket=${ticket}`);
+      expect([there.status, there.body]).toEqual([401, { message: NOTIFICATION_STREAM_MESSAGES.ticketUsed }]);
+      // Of many tickets used at once on both instances, each opens exactly one stream.
+      const tickets = await Promise.all(Array.from({ length: 4 }, () => ticketFor(user.id)));
+      const opened = await Promise.all(
+        tickets.flatMap((tk) => [
+          openSse(`${base}/api/notifications/stream?ticket=${tk}`),
+          openSse(`${otherBase}/api/notifications/stream?ticket=${tk}`),
+        ]),
+      );
+      streams.push(...opened);
+      expect(opened.map((o) => o.status).sort()).toEqual([200, 200, 200, 200, 401, 401, 401, 401]);
+      for (const o of opened) o.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps at most NOTIFICATION_STREAMS_PER_USER (5) streams of one user open on an instance, ending the oldest first', async () => {
+    expect(t.config.NOTIFICATION_STREAMS_PER_USER).toBe(5);
+    const user = await createUser(t.db);
+    const bystander = await createUser(t.db);
+    const theirs = await open(bystander.id);
+    await theirs.next();
+    const mine: SseStream[] = [];
+    for (let i = 0; i < t.config.NOTIFICATION_STREAMS_PER_USER; i += 1) {
+      mine.push(await open(user.id));
+      await mine.at(-1)!.next();
+    }
+    expect(t.app.notificationStreams.liveCount(user.id)).toBe(t.config.NOTIFICATION_STREAMS_PER_USER);
+    for (let i = 0; i < 3; i += 1) {
+      const newest = await open(user.id);
+      await newest.next();
+      mine.push(newest);
+      // The oldest still open is ended; the others stay.
+      await mine[i]!.ended;
+      for (const later of mine.slice(i + 1)) expect(later.isEnded()).toBe(false);
+      expect(t.app.notificationStreams.liveCount(user.id)).toBe(t.config.NOTIFICATION_STREAMS_PER_USER);
+    }
+    // Another user's streams are not theirs to crowd out.
+    expect(theirs.isEnded()).toBe(false);
   });
 
   it('forgets a stream whose client went away', async () => {

@@ -72,6 +72,11 @@ export interface NotificationStreamsOptions {
   log: FastifyBaseLogger;
   /** Between two heartbeats; NOTIFICATION_HEARTBEAT_SECONDS unless a test asks for less. */
   heartbeatMs?: number;
+  /**
+   * One user's open streams on this instance (NOTIFICATION_STREAMS_PER_USER, issue 46): their tabs and
+   * devices. Opening one more ends the oldest, so one ticket holder cannot pile up streams.
+   */
+  perUser: number;
 }
 
 export const STREAM_CLOSING_MESSAGE = SERVICE_UNAVAILABLE_MESSAGE;
@@ -95,6 +100,7 @@ export class NotificationStreams {
   readonly #publicBase: string | undefined;
   readonly #log: FastifyBaseLogger;
   readonly #heartbeatMs: number;
+  readonly #perUser: number;
   readonly #users = new Map<string, UserStreams>();
   #count = 0;
   #heartbeat: NodeJS.Timeout | null = null;
@@ -105,6 +111,7 @@ export class NotificationStreams {
     this.#publicBase = opts.publicBase;
     this.#log = opts.log;
     this.#heartbeatMs = opts.heartbeatMs ?? NOTIFICATION_HEARTBEAT_SECONDS * 1000;
+    this.#perUser = opts.perUser;
   }
 
   /** Streams open on this instance (opening ones included). */
@@ -140,6 +147,12 @@ export class NotificationStreams {
       this.#users.set(userId, user);
     }
     const owner = user;
+    // Sets keep insertion order: the first ones are the oldest.
+    for (const old of owner.streams) {
+      if (owner.streams.size < this.#perUser) break;
+      this.#end(old);
+      this.#remove(owner, old);
+    }
     owner.streams.add(stream);
     this.#count += 1;
     this.#startHeartbeat();
@@ -392,6 +405,7 @@ export const notificationStreamsPlugin = fp(
       db: app.database.db,
       publicBase: app.config.S3_PUBLIC_URL,
       log: app.log,
+      perUser: app.config.NOTIFICATION_STREAMS_PER_USER,
       ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}),
     });
     app.decorate('notificationStreams', streams);

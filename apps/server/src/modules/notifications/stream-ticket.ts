@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '@cats/contracts';
 
 /**
@@ -6,27 +6,36 @@ import { isUuid } from '@cats/contracts';
  * header, and an access token in a URL is written to access logs and browser history and is good for
  * 15 minutes of everything; a ticket names one user, can only open that user's stream (a read), and
  * expires STREAM_TICKET_SECONDS after it was made. It is signed with a key of its own
- * (deriveSessionKeys), so no other signature of the app passes for one. Nothing is stored: any
- * instance that shares the secret checks it.
+ * (deriveSessionKeys), so no other signature of the app passes for one. Any instance that shares the
+ * secret checks it; each opens one stream only (issue 46): its random nonce is recorded when it is
+ * used (stream-tickets.repository.ts), so one ticket cannot open a thousand streams.
  *
- * `<userId>.<expiry, epoch seconds>.<HMAC-SHA256 of both, base64url>`
+ * `<userId>.<expiry, epoch seconds>.<nonce, 16 random bytes base64url>.<HMAC-SHA256 of the rest, base64url>`
  */
 const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
 
 export function signStreamTicket(key: Buffer, userId: string, expiresAt: Date): string {
-  const payload = `${userId}.${Math.floor(expiresAt.getTime() / 1000)}`;
+  const nonce = randomBytes(16).toString('base64url');
+  const payload = `${userId}.${Math.floor(expiresAt.getTime() / 1000)}.${nonce}`;
   return `${payload}.${mac(key, payload).toString('base64url')}`;
 }
 
-/** The user a ticket names if it is ours and unexpired; null for anything else. */
-export function readStreamTicket(key: Buffer, ticket: string | undefined, now: Date): string | null {
+export interface StreamTicket {
+  userId: string;
+  /** What is recorded when the ticket is used. */
+  nonce: string;
+  expiresAt: Date;
+}
+
+/** What a ticket says if it is ours and unexpired; null for anything else. */
+export function readStreamTicket(key: Buffer, ticket: string | undefined, now: Date): StreamTicket | null {
   const parts = ticket?.split('.');
-  if (parts?.length !== 3) return null;
-  const [userId, expires, signature] = parts as [string, string, string];
-  if (!isUuid(userId) || !/^\d{1,12}$/.test(expires)) return null;
+  if (parts?.length !== 4) return null;
+  const [userId, expires, nonce, signature] = parts as [string, string, string, string];
+  if (!isUuid(userId) || !/^\d{1,12}$/.test(expires) || !/^[\w-]{22}$/.test(nonce)) return null;
   if (Number(expires) * 1000 <= now.getTime()) return null;
-  const expected = mac(key, `${userId}.${expires}`);
+  const expected = mac(key, `${userId}.${expires}.${nonce}`);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  return userId.toLowerCase();
+  return { userId: userId.toLowerCase(), nonce, expiresAt: new Date(Number(expires) * 1000) };
 }
