@@ -128,6 +128,14 @@ const envSchema = z
       .min(1)
       .max(1_000_000)
       .default(60),
+    // Missing-cat alerts one account may raise in 24 hours (issue 46), counted in the database: each
+    // tells the neighbours within 2 km.
+    MISSING_ALERTS_PER_DAY: z.coerce
+      .number({ message: 'expected a number' })
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .default(5),
     // Notification streams one user may hold open on an instance (issue 46): one more ends their oldest.
     NOTIFICATION_STREAMS_PER_USER: z.coerce
       .number({ message: 'expected a number' })

@@ -37,6 +37,13 @@ export const MISSING_CONTACT_PREFERENCES = ['report', 'photo', 'keep_distance'] 
 export type MissingContactPreference = (typeof MISSING_CONTACT_PREFERENCES)[number];
 
 /** Refusals and answers of the missing-cat routes: one sentence each, shown as they are. */
+/**
+ * The answer to an account's alert beyond its daily allowance (the server's MISSING_ALERTS_PER_DAY,
+ * 429): raising and ending alerts over and over would tell the neighbours again and again.
+ */
+export const tooManyAlertsTodayMessage = (count: number) =>
+  `You have raised ${count} missing-cat alerts in the last 24 hours. Please wait before raising another.`;
+
 export const MISSING_MESSAGES = {
   notCaretaker: 'Only the caretakers of this cat can raise, renew or end its missing alert',
   alreadyMissing: 'This cat is already marked as missing',

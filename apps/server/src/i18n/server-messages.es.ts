@@ -225,6 +225,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'This picture already shows {name}': 'Esta foto ya muestra a {name}',
   'This cat is already marked as missing': 'Este gato ya está marcado como perdido',
   'This cat is not marked as missing': 'Este gato no está marcado como perdido',
+  'You have raised {count} missing-cat alerts in the last 24 hours. Please wait before raising another.':
+    'Has activado {count, plural, one {# aviso} other {# avisos}} de gato perdido en las últimas 24 horas. Espera antes de activar otro.',
   'You already have {count} open missing-cat alerts. Mark a cat as found, or wait for an alert to expire, before raising another.':
     'Ya tienes {count, plural, one {# aviso de gato perdido abierto} other {# avisos de gato perdido abiertos}}. Marca un gato como encontrado, o espera a que caduque un aviso, antes de activar otro.',
   'The alert is renewed for {count} more days.':

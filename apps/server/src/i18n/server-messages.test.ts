@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alreadyShowsMessage, suspendedMessage } from '@cats/contracts';
+import { alreadyShowsMessage, suspendedMessage, tooManyAlertsTodayMessage } from '@cats/contracts';
 import { collectEnglishMessages } from './english-messages.ts';
 import { findEntry, localizeMessage, messageLanguage } from './localize.ts';
 import { SERVER_MESSAGES_ES } from './server-messages.es.ts';
@@ -47,6 +47,7 @@ const english = collectEnglishMessages(Object.values(serverModules) as Record<st
 const dynamic = [
   alreadyShowsMessage('Luna'),
   suspendedMessage(new Date(Date.UTC(2026, 2, 7, 9, 5))),
+  tooManyAlertsTodayMessage(5),
   'Route GET /api/nope not found',
 ];
 

@@ -5,6 +5,7 @@ import {
   doublePrecision,
   index,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -117,6 +118,33 @@ export const missingReports = pgTable(
     check('missing_reports_latitude_range', sql`${t.latitude} between -90 and 90`),
     check('missing_reports_longitude_range', sql`${t.longitude} between -180 and 180`),
     check('missing_reports_note_length', sql`char_length(${t.note}) <= ${noteMax}`),
+  ],
+);
+
+/**
+ * When each person was last told about a cat's alert, by kind ('cat_missing_nearby', 'cat_found'):
+ * one notice of each per person and cat a day, however often the alert is raised and ended (issue 46:
+ * ten cycles gave one neighbour twenty notifications and pushes). Claimed by the notification triggers
+ * of migration 0038 (missing_notices_claim()) in the alert's transaction; the primary key settles two
+ * claims at once, on any instance.
+ */
+export const missingNotices = pgTable(
+  'missing_notices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    catId: uuid('cat_id')
+      .notNull()
+      .references(() => cats.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.catId, t.type] }),
+    // ON DELETE of a cat.
+    index('missing_notices_cat_idx').on(t.catId),
+    check('missing_notices_type', sql`${t.type} in ('cat_missing_nearby', 'cat_found')`),
   ],
 );
 

@@ -30,7 +30,16 @@ export const METRICS_MESSAGES = {
 /** Requests that matched no route (the not-found answer, the web app's pages) share one label. */
 const UNMATCHED_ROUTE = '(unmatched)';
 /** The limits that name themselves (rate-limit.ts, auth.service.ts), shown at 0 before any refusal. */
-const KNOWN_LIMITS = ['signup', 'login', 'login_account', 'writes', 'uploads', 'reports', 'other'] as const;
+const KNOWN_LIMITS = [
+  'signup',
+  'login',
+  'login_account',
+  'writes',
+  'uploads',
+  'reports',
+  'missing_alerts',
+  'other',
+] as const;
 
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const WAIT_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];

@@ -186,11 +186,62 @@ describe('missing cat notifications', () => {
       .update(notifications)
       .set({ createdAt: new Date(Date.now() - 40 * 24 * HOUR) })
       .where(inArray(notifications.recipientId, [near.id]));
+    await t.db.execute(
+      sql`update missing_notices set notified_at = now() - interval '40 days' where cat_id = ${cat.id}`,
+    );
     await raise(carer, cat.id, place(0.2));
     expect(await toldAbout(cat.id, 'cat_found')).toEqual([]);
     expect(await toldAbout(cat.id, 'cat_missing_nearby')).toEqual([near.id, near.id]);
     // Found now: told once, for the alert that is up.
     await api.ok(carer, 'DELETE', `/api/cats/${cat.id}/missing`);
     expect(await toldAbout(cat.id, 'cat_found')).toEqual([near.id]);
+  });
+
+  it('tells a neighbour about one cat once a day, however often its alert is raised and ended', async () => {
+    area = 6;
+    const carer = await createUser(t.db);
+    const helper = await createUser(t.db);
+    const near = await person(place(0.7));
+    const follower = await person(null);
+    const cat = await createCat(t.db, carer.id, { name: 'Trufa', caretakers: [helper.id] });
+    await api.follow(follower, cat.id);
+    // Ten cycles at a chosen place, five by each caretaker (an account raises at most five a day).
+    for (let i = 0; i < 10; i += 1) {
+      const [raiser, ender] = i < 5 ? [carer, helper] : [helper, carer];
+      await raise(raiser, cat.id, place(i % 2 === 0 ? 0 : 0.3));
+      await api.ok(ender, 'DELETE', `/api/cats/${cat.id}/missing`);
+    }
+    // One 'missing near you' and one 'back home' each, where there were ten of each.
+    expect(await toldAbout(cat.id, 'cat_missing_nearby')).toEqual([near.id]);
+    expect((await api.all(near)).map((n) => n.type)).toEqual(['cat_found', 'cat_missing_nearby']);
+    expect(await api.unread(near)).toBe(2);
+    expect((await ofType(follower, 'cat_found')).length).toBe(1);
+    // Each caretaker hears once of the other ending it.
+    expect(await toldAbout(cat.id, 'cat_found')).toEqual([near.id, follower.id, carer.id, helper.id].sort());
+
+    // A day on, the cat going missing again is news again.
+    await t.db.execute(
+      sql`update missing_notices set notified_at = notified_at - interval '25 hours' where cat_id = ${cat.id}`,
+    );
+    await t.db.execute(
+      sql`update missing_alerts set created_at = created_at - interval '25 hours' where cat_id = ${cat.id}`,
+    );
+    await raise(carer, cat.id, place(0));
+    expect(await toldAbout(cat.id, 'cat_missing_nearby')).toEqual([near.id, near.id]);
+  });
+
+  it('holds nothing back for someone the alert did not reach: a notice is claimed only when written', async () => {
+    area = 7;
+    const carer = await createUser(t.db);
+    const quiet = await person(place(0.4));
+    const cat = await createCat(t.db, carer.id, { name: 'Nube' });
+    await api.setInApp(quiet, 'cat_missing_nearby', false);
+    await raise(carer, cat.id, place(0));
+    await api.ok(carer, 'DELETE', `/api/cats/${cat.id}/missing`);
+    expect(await toldAbout(cat.id, 'cat_missing_nearby')).toEqual([]);
+    // Switched on again the same day: the next alert reaches them.
+    await api.setInApp(quiet, 'cat_missing_nearby', true);
+    await raise(carer, cat.id, place(0));
+    expect(await toldAbout(cat.id, 'cat_missing_nearby')).toEqual([quiet.id]);
   });
 });

@@ -247,6 +247,37 @@ describe('web push', () => {
     }
   });
 
+  it('pushes one cat missing, and one back home, to a neighbour a day, however often the alert cycles', async () => {
+    const carer = await createUser(t.db);
+    const neighbour = await createUser(t.db);
+    const call = async (userId: string, method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) => {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: await authHeader(t.app, userId),
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    };
+    await call(neighbour.id, 'PUT', '/api/profile/settings/home-area', {
+      homeArea: { latitude: 40.42, longitude: -3.7 },
+    });
+    const browser = await subscribe(neighbour);
+    const cat = await createCat(t.db, carer.id, { name: 'Pimienta' });
+    for (let i = 0; i < 5; i += 1) {
+      await call(carer.id, 'POST', `/api/cats/${cat.id}/missing`, {
+        lastSeenAt: new Date(Date.now() - 60_000).toISOString(),
+        place: { latitude: 40.4201 + i * 0.001, longitude: -3.7003 },
+        contact: 'report',
+      });
+      await call(carer.id, 'DELETE', `/api/cats/${cat.id}/missing`);
+    }
+    await service.waitFor(pathOf(browser), 2);
+    await settled();
+    const titles = service.to(pathOf(browser)).map((push) => read(browser, push).title);
+    expect(titles).toEqual(['Pimienta is missing near you', 'Pimienta is back home']);
+  });
+
   it('forgets a subscription the push service says is gone (410), keeps one that failed (500)', async () => {
     const owner = await createUser(t.db);
     const fan = await createUser(t.db);

@@ -65,6 +65,23 @@ export async function countActiveAlertsRaisedBy(
   return Number(row?.n ?? 0);
 }
 
+/**
+ * Alerts the account raised in the last 24 hours, ended ones included (missing_alerts_raised_by_idx),
+ * and the seconds until the oldest of them leaves that day.
+ */
+export async function alertsRaisedToday(
+  db: Executor,
+  userId: string,
+): Promise<{ count: number; secondsToWait: number }> {
+  const [row] = rowsOf(
+    await db.execute(sql`select count(*)::int as n,
+        coalesce(ceil(extract(epoch from (min(created_at) + interval '1 day' - now()))), 0)::int as wait
+      from ${missingAlerts}
+      where raised_by = ${userId} and created_at > now() - interval '1 day'`),
+  );
+  return { count: Number(row?.n ?? 0), secondsToWait: Number(row?.wait ?? 0) };
+}
+
 export async function insertAlert(db: Executor, values: NewAlert): Promise<MissingAlertRow> {
   const [row] = await db.insert(missingAlerts).values(values).returning();
   if (!row) throw new Error('insert returned no row');

@@ -45,7 +45,11 @@ async function refuseDemo(request: FastifyRequest) {
  */
 export const missingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireAuth);
-  const deps: missing.MissingDeps = { db: app.database.db, publicBase: app.config.S3_PUBLIC_URL };
+  const deps: missing.MissingDeps = {
+    db: app.database.db,
+    publicBase: app.config.S3_PUBLIC_URL,
+    alertsPerDay: app.config.MISSING_ALERTS_PER_DAY,
+  };
 
   app.get(
     '/cats/missing',

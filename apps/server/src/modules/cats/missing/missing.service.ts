@@ -14,10 +14,11 @@ import {
   type MissingNearResponse,
   type MissingReport,
   type ShownPlace,
+  tooManyAlertsTodayMessage,
 } from '@cats/contracts';
 import type { Database, Executor } from '../../../db/client.ts';
 import { violatesConstraint } from '../../../lib/db-errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../../lib/http-errors.ts';
+import { badRequest, conflict, forbidden, notFound, RateLimitError } from '../../../lib/http-errors.ts';
 import { toUserSummary } from '../../../lib/user-summary.ts';
 import type { AuthContext } from '../../../plugins/auth.ts';
 import { AreaTooLargeError, checkViewportSize, longitudeRanges } from '../../explore/map-index.ts';
@@ -34,6 +35,8 @@ const OPEN_ALERT_INDEX = 'missing_alerts_open_cat_idx';
 export interface MissingDeps {
   db: Database;
   publicBase: string | undefined;
+  /** MISSING_ALERTS_PER_DAY: alerts one account may raise in 24 hours. */
+  alertsPerDay: number;
 }
 
 type Point = { latitude: number; longitude: number };
@@ -209,8 +212,10 @@ export interface MarkMissing {
 /**
  * A caretaker marks the cat missing. In one transaction, under the cat's row lock and the account's
  * alert lock: an alert of this cat that lapsed unrenewed is ended first; an alert still up is a 409;
- * so is a fourth open alert of the account. The place is stored with its cell, which is what anyone
- * but the caretakers is shown and what the near list goes by.
+ * so is a fourth open alert of the account; an alert beyond the account's MISSING_ALERTS_PER_DAY in
+ * 24 hours is a 429 (issue 46: each one tells the neighbours; counted in the database, so the limit
+ * holds across instances). The place is stored with its cell, which is what anyone but the caretakers
+ * is shown and what the near list goes by.
  */
 export async function markMissing(
   deps: MissingDeps,
@@ -226,6 +231,13 @@ export async function markMissing(
       if (open && open.expiresAt.getTime() > Date.now()) throw conflict(MISSING_MESSAGES.alreadyMissing);
       if ((await repo.countActiveAlertsRaisedBy(tx, viewer.userId)) >= MISSING_ALERTS_PER_ACCOUNT)
         throw conflict(MISSING_MESSAGES.tooManyAlerts);
+      const today = await repo.alertsRaisedToday(tx, viewer.userId);
+      if (today.count >= deps.alertsPerDay) {
+        // Named for the metrics' refusal counter (modules/metrics).
+        throw new RateLimitError('missing_alerts', tooManyAlertsTodayMessage(deps.alertsPerDay), {
+          'retry-after': String(Math.max(1, today.secondsToWait)),
+        });
+      }
       if (open) await repo.endAlert(tx, open.id, 'lapsed', null);
       const area = approximateLocation(body.place.latitude, body.place.longitude);
       const row = await repo.insertAlert(tx, {

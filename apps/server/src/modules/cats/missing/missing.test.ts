@@ -16,6 +16,7 @@ import {
   type MissingNearResponse,
   type MissingReport,
   type MyProfileResponse,
+  tooManyAlertsTodayMessage,
 } from '@cats/contracts';
 import type { Database } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/raw-results.ts';
@@ -244,6 +245,47 @@ describe('missing cats', () => {
       const waiting = four.find((_cat, i) => answers[i]!.statusCode === 409)!;
       expect((await api(owner, 'DELETE', `/api/cats/${found.id}/missing`)).statusCode).toBe(200);
       expect((await markMissing(owner, waiting.id)).statusCode).toBe(201);
+    });
+
+    it('allows an account five alerts a day, ended ones included: a sixth is a 429 with a message, in Spanish too', async () => {
+      expect(t.config.MISSING_ALERTS_PER_DAY).toBe(5);
+      const owner = await createUser(t.db);
+      const cat = await createCat(t.db, owner.id);
+      const other = await createCat(t.db, owner.id);
+      // Raised and ended over and over at a chosen place: each raise tells the neighbours.
+      for (let i = 0; i < 5; i += 1) {
+        expect((await markMissing(owner, cat.id)).statusCode).toBe(201);
+        expect((await api(owner, 'DELETE', `/api/cats/${cat.id}/missing`)).statusCode).toBe(200);
+      }
+      const before = await alertRows();
+      const sixth = await markMissing(owner, other.id);
+      refused(sixth, 429, tooManyAlertsTodayMessage(5));
+      expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(23 * 60 * 60);
+      const spanish = await t.app.inject({
+        method: 'POST',
+        url: `/api/cats/${cat.id}/missing`,
+        headers: { ...(await authHeader(t.app, owner.id)), 'accept-language': 'es' },
+        payload: { lastSeenAt: ago(HOUR), place: lastSeen, contact: 'report' },
+      });
+      refused(
+        spanish,
+        429,
+        'Has activado 5 avisos de gato perdido en las últimas 24 horas. Espera antes de activar otro.',
+      );
+      expect(await alertRows()).toBe(before);
+      expect(await alertOf(neighbour, other.id)).toBeNull();
+      // Another account's allowance is their own.
+      const someoneElse = await createUser(t.db);
+      const theirs = await createCat(t.db, someoneElse.id);
+      expect((await markMissing(someoneElse, theirs.id)).statusCode).toBe(201);
+
+      // A day after the first, one more.
+      await t.db.execute(
+        sql`update missing_alerts set created_at = created_at - interval '25 hours', expires_at = expires_at - interval '25 hours'
+          where raised_by = ${owner.id} and id = (select id from missing_alerts where raised_by = ${owner.id} order by created_at limit 1)`,
+      );
+      expect((await markMissing(owner, other.id)).statusCode).toBe(201);
+      refused(await markMissing(owner, cat.id), 429, tooManyAlertsTodayMessage(5));
     });
   });
 
