@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { isUuid } from '@cats/contracts';
 import type { Database } from '../src/db/client.ts';
 import {
   catCaretakers,
@@ -73,9 +75,22 @@ export async function createPost(
   return row!;
 }
 
-/** Authorization header for a user, minted directly (tests of login itself go through the API). */
+/**
+ * Authorization header for a user, minted directly (tests of login itself go through the API), as a
+ * login just now would: the session's generation (users.session_generation) and a fresh sign-in time.
+ */
 export async function authHeader(app: FastifyInstance, userId: string): Promise<{ authorization: string }> {
-  return { authorization: `Bearer ${await app.accessTokens.sign(userId)}` };
+  const [row] = isUuid(userId)
+    ? await app.database.db
+        .select({ generation: users.sessionGeneration })
+        .from(users)
+        .where(eq(users.id, userId))
+    : [];
+  const token = await app.accessTokens.sign(userId, {
+    generation: row?.generation ?? 0,
+    signedInAt: new Date(),
+  });
+  return { authorization: `Bearer ${token}` };
 }
 
 /**

@@ -28,7 +28,15 @@ export const AUTH_MESSAGES = {
   tooManyRequests: 'Too many requests, please try again later',
   accountCreated: 'Account created',
   currentPasswordIncorrect: 'Current password is incorrect',
+  // Issue 46: a 403 without WWW-Authenticate, so the web client shows it instead of refreshing.
+  recentSignInRequired: 'For your safety, please enter your password to confirm',
 } as const;
+
+/**
+ * Issue 46: deleting the account needs the password typed in this session within this many minutes
+ * (at login, a reset or a password change), or typed again with the request.
+ */
+export const RECENT_SIGN_IN_MINUTES = 10;
 
 /** The shared demo account (spec section 6: one fixed user id). Its credentials are public. */
 export const DEMO_USER_ID = '00000000-0000-4000-8000-00000000de30';

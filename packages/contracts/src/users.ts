@@ -67,6 +67,13 @@ export type ChangeUsernameRequest = z.infer<typeof changeUsernameRequestSchema>;
 export type ChangeEmailRequest = z.infer<typeof changeEmailRequestSchema>;
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
+/**
+ * DELETE /api/profile/deleteUser/{id} (issue 46): the password, needed unless it was typed in this
+ * session in the last RECENT_SIGN_IN_MINUTES; a request without a body still works within them.
+ */
+export const deleteAccountRequestSchema = z.object({ password: currentPassword.optional() }).nullish();
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
+
 export const blockUserRequestSchema = z.object({
   /** Spec sends the author's user object; only its _id is read. currentUserId is ignored. */
   blockedUser: z.object({ _id: z.string() }).loose(),

@@ -20,6 +20,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
   'Passwords do not match.': 'Las contraseñas no coinciden.',
   'Please enter your current password': 'Escribe tu contraseña actual',
   'Current password is incorrect': 'La contraseña actual no es correcta',
+  'For your safety, please enter your password to confirm':
+    'Por seguridad, escribe tu contraseña para confirmar',
   'That display name is already taken': 'Ese nombre visible ya está en uso',
   'That display name looks too much like an existing one; please choose another':
     'Ese nombre visible se parece demasiado a uno que ya existe; elige otro',

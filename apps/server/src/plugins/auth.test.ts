@@ -11,7 +11,7 @@ function fakeUsers(...ids: string[]) {
     asked,
     lookup: async (id: string) => {
       asked.push(id);
-      return existing.has(id);
+      return existing.has(id) ? 0 : null;
     },
   };
 }
@@ -55,15 +55,15 @@ describe('createLiveUsers', () => {
   it('does not keep an answer that a deletion overtook', async () => {
     // The lookup reads the row, then the account is deleted and forgotten before the answer arrives:
     // the true it carries is stale and must not be kept for the ttl.
-    let answer!: (found: boolean) => void;
+    let answer!: (found: number | null) => void;
     const asked: string[] = [];
     const live = createLiveUsers((id) => {
       asked.push(id);
-      return asked.length === 1 ? new Promise((resolve) => (answer = resolve)) : Promise.resolve(false);
+      return asked.length === 1 ? new Promise((resolve) => (answer = resolve)) : Promise.resolve(null);
     }, 60_000);
     const inFlight = live.exists('racing');
     live.forget('racing');
-    answer(true);
+    answer(0);
     expect(await inFlight).toBe(true);
     expect(await live.exists('racing')).toBe(false);
     expect(asked).toEqual(['racing', 'racing']);

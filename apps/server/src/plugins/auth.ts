@@ -13,12 +13,36 @@ import { demoDisabled, forbidden, unauthorized } from '../lib/http-errors.ts';
 export interface AuthContext {
   userId: string;
   isDemo: boolean;
+  /**
+   * When the password was last typed in the session the token belongs to (its auth_time claim), in
+   * seconds since the epoch; null when unknown. Deleting the account asks for it to be recent (issue 46).
+   */
+  signedInAt?: number | null;
+}
+
+/** What an access token says beside its user. */
+export interface SessionClaims {
+  /** users.session_generation when the token was signed: a password change or reset bumps it. */
+  generation: number;
+  /** When the password was last typed in this session, if known (the token's auth_time). */
+  signedInAt: Date | null;
+}
+
+export interface VerifiedToken {
+  /** The user id in canonical (lower-case) form. */
+  userId: string;
+  generation: number;
+  /** Seconds since the epoch, or null. */
+  signedInAt: number | null;
 }
 
 export interface AccessTokens {
-  sign(userId: string): Promise<string>;
-  /** The user id in canonical (lower-case) form, or null for an invalid or expired token. */
-  verify(token: string): Promise<string | null>;
+  sign(userId: string, claims?: Partial<SessionClaims>): Promise<string>;
+  /**
+   * The token's user and session claims, or null for an invalid or expired token, or one whose
+   * lifetime (exp - iat) is longer than this server issues (issue 46).
+   */
+  verify(token: string): Promise<VerifiedToken | null>;
 }
 
 /** Keys of the session's signatures other than the access token's, one per purpose. */
@@ -66,12 +90,18 @@ const ISSUER = 'neighbourhood-cats';
  */
 const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
+/** How far ahead of this server's clock another instance's may be when it signs a token. */
+const CLOCK_TOLERANCE_SECONDS = 60;
+
 export function createAccessTokens(secret: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): AccessTokens {
   const key = new TextEncoder().encode(secret);
-  const verified = new LRUCache<string, string>({ max: VERIFIED_TOKEN_CACHE_SIZE });
+  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_TOKEN_CACHE_SIZE });
   return {
-    sign: (userId) =>
-      new SignJWT({})
+    sign: (userId, claims = {}) =>
+      new SignJWT({
+        gen: claims.generation ?? 0,
+        ...(claims.signedInAt ? { auth_time: Math.floor(claims.signedInAt.getTime() / 1000) } : {}),
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -86,16 +116,27 @@ export function createAccessTokens(secret: string, ttlSeconds = ACCESS_TOKEN_TTL
         const { payload } = await jwtVerify(token, key, {
           issuer: ISSUER,
           algorithms: ['HS256'],
-          requiredClaims: ['exp', 'sub'],
+          requiredClaims: ['exp', 'sub', 'iat'],
         });
-        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return null;
+        const { sub, exp, iat, gen, auth_time: authTime } = payload;
+        if (typeof sub !== 'string' || typeof exp !== 'number' || typeof iat !== 'number') return null;
+        // Issue 46: whoever holds the secret (or a bug) must not mint a token that outlives the ones
+        // this server signs, nor one dated ahead to stretch its life.
+        if (exp - iat > ttlSeconds || iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) return null;
+        // Tokens signed before generations existed carry none: they belong to generation 0.
+        if (gen !== undefined && (typeof gen !== 'number' || !Number.isInteger(gen))) return null;
+        if (authTime !== undefined && typeof authTime !== 'number') return null;
         // PostgreSQL reads a uuid in any case, so an upper-case sub finds the same row; every comparison
         // in the app (demo, ownership) is on the lower-case form the database returns.
-        const userId = payload.sub.toLowerCase();
+        const result: VerifiedToken = {
+          userId: sub.toLowerCase(),
+          generation: gen ?? 0,
+          signedInAt: authTime ?? null,
+        };
         // jwtVerify refused an expired token, so exp lies ahead; the entry goes when the token does.
-        const msLeft = payload.exp * 1000 - Date.now();
-        if (msLeft > 0) verified.set(token, userId, { ttl: msLeft });
-        return userId;
+        const msLeft = exp * 1000 - Date.now();
+        if (msLeft > 0) verified.set(token, result, { ttl: msLeft });
+        return result;
       } catch {
         return null;
       }
@@ -107,8 +148,13 @@ export interface LiveUsers {
   /** Whether the account exists: from the database, or from a lookup less than ttlMs old. */
   exists(userId: string): Promise<boolean>;
   /**
-   * Called when an account is deleted (by this process, or announced by the database): its next
-   * request is looked up again.
+   * The account's session generation (users.session_generation), null when it is gone or
+   * suspended: from the database, or from a lookup less than ttlMs old.
+   */
+  generation(userId: string): Promise<number | null>;
+  /**
+   * Called when an account is deleted, suspended or has its password changed (by this process, or
+   * announced by the database): its next request is looked up again.
    */
   forget(userId: string): void;
   /** Calls `listener` with each account forgotten from now on (open notification streams close). */
@@ -127,22 +173,25 @@ export interface LiveUsers {
 export const LIVE_USER_TTL_MS = 2_000;
 
 export function createLiveUsers(
-  lookup: (userId: string) => Promise<boolean>,
+  lookup: (userId: string) => Promise<number | null>,
   ttlMs = LIVE_USER_TTL_MS,
 ): LiveUsers {
-  const seen = new LRUCache<string, true>({ max: VERIFIED_TOKEN_CACHE_SIZE, ttl: ttlMs });
-  // Bumped by forget(): a lookup that started before a deletion may answer true after it, and must not
-  // put the deleted account back. Deletions are rare, so one counter for all users is enough.
+  const seen = new LRUCache<string, number>({ max: VERIFIED_TOKEN_CACHE_SIZE, ttl: ttlMs });
+  // Bumped by forget(): a lookup that started before a deletion (or a password change) may answer
+  // after it, and must not put the old state back. Deletions are rare, so one counter for all users is enough.
   let generation = 0;
   const forgetListeners: ((userId: string) => void)[] = [];
+  const generationOf = async (userId: string): Promise<number | null> => {
+    const cached = seen.get(userId);
+    if (cached !== undefined) return cached;
+    const started = generation;
+    const found = await lookup(userId);
+    if (found !== null && started === generation) seen.set(userId, found);
+    return found;
+  };
   return {
-    exists: async (userId) => {
-      if (seen.get(userId)) return true;
-      const started = generation;
-      const found = await lookup(userId);
-      if (found && started === generation) seen.set(userId, true);
-      return found;
-    },
+    exists: async (userId) => (await generationOf(userId)) !== null,
+    generation: generationOf,
     forget: (userId) => {
       generation += 1;
       seen.delete(userId);
@@ -163,7 +212,7 @@ export const ACCOUNT_DELETED_CHANNEL = 'cats_account_deleted';
 export const authPlugin = fp(async (app: FastifyInstance, opts: { secret: string }) => {
   app.decorate('accessTokens', createAccessTokens(opts.secret));
   app.decorate('sessionKeys', deriveSessionKeys(opts.secret));
-  const liveUsers = createLiveUsers((userId) => userExists(app, userId));
+  const liveUsers = createLiveUsers((userId) => sessionGenerationOf(app, userId));
   app.decorate('liveUsers', liveUsers);
   app.decorateRequest('auth', null);
   // An account deleted through another instance (or by hand) is forgotten here too, as soon as its
@@ -184,25 +233,30 @@ export async function requireAuth(this: FastifyInstance, request: FastifyRequest
   const header = request.headers.authorization;
   if (!header) throw unauthorized(undefined, { 'www-authenticate': 'Bearer' });
   const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header);
-  const userId = match?.[1] ? await this.accessTokens.verify(match[1]) : null;
+  const token = match?.[1] ? await this.accessTokens.verify(match[1]) : null;
   // RFC 6750's error tells the client this 403 is about the token (refresh and retry), unlike a
   // permission 403 such as the demo user's refusals. A deleted account's still-live token is refused
-  // too (a primary-key lookup, at most LIVE_USER_TTL_MS old), so nothing can be done in its name.
-  if (!userId || !isUuid(userId) || !(await this.liveUsers.exists(userId))) {
+  // too (a primary-key lookup, at most LIVE_USER_TTL_MS old), so nothing can be done in its name, and
+  // so is one signed before the account's last password change or reset (issue 46): the same lookup
+  // reads the account's session generation.
+  const current = token && isUuid(token.userId) ? await this.liveUsers.generation(token.userId) : null;
+  if (!token || current === null || token.generation !== current) {
     throw forbidden(undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
   }
-  request.auth = { userId, isDemo: userId === DEMO_USER_ID };
+  const { userId, signedInAt } = token;
+  request.auth = { userId, isDemo: userId === DEMO_USER_ID, signedInAt };
 }
 
 /**
  * Runs for an authenticated request unless the same account was seen in the last LIVE_USER_TTL_MS. A
  * suspended account (issue 27) counts as gone: its access tokens stop working with its next lookup,
  * which each suspension brings about at once by being announced like a deletion (migration 0024). One
- * whose suspension has ended counts again, before the sweep clears it.
+ * whose suspension has ended counts again, before the sweep clears it. Answers the account's session
+ * generation, which a password change or reset bumps and announces the same way (migration 0036).
  */
-const userExistsQuery = preparedPerDatabase((db: Database) =>
+const sessionGenerationQuery = preparedPerDatabase((db: Database) =>
   db
-    .select({ id: users.id })
+    .select({ generation: users.sessionGeneration })
     .from(users)
     .where(
       and(
@@ -211,11 +265,12 @@ const userExistsQuery = preparedPerDatabase((db: Database) =>
       ),
     )
     .limit(1)
-    .prepare('user_exists'),
+    .prepare('user_session_generation'),
 );
 
-async function userExists(app: FastifyInstance, userId: string): Promise<boolean> {
-  return (await userExistsQuery(app.database.db).execute({ userId })).length > 0;
+async function sessionGenerationOf(app: FastifyInstance, userId: string): Promise<number | null> {
+  const [row] = await sessionGenerationQuery(app.database.db).execute({ userId });
+  return row?.generation ?? null;
 }
 
 /** The authenticated caller; only valid behind requireAuth. */

@@ -4,6 +4,7 @@ import {
   check,
   doublePrecision,
   index,
+  integer,
   pgTable,
   primaryKey,
   text,
@@ -47,6 +48,13 @@ export const users = pgTable(
      */
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
     suspendedUntil: timestamp('suspended_until', { withTimezone: true }),
+    /**
+     * Issue 46: bumped with every password change or reset, in its transaction. Access tokens carry the
+     * value they were signed with, and one that does not match is refused on the next request, on
+     * every instance (migration 0036 announces the bump like a deletion). A counter, not a time: a
+     * token minted in the same second as the change cannot survive it, nor one signed after it die.
+     */
+    sessionGeneration: integer('session_generation').notNull().default(0),
   },
   (t) => [
     check('users_role', sql`${t.role} in ('member', 'moderator', 'admin')`),
@@ -87,6 +95,12 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * When the password was last typed in this session (login, reset or password change), carried to
+     * each rotated successor; access tokens carry it as auth_time, which deleting the account asks to
+     * be recent (issue 46). Null for sessions older than the column: never recent.
+     */
+    signedInAt: timestamp('signed_in_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

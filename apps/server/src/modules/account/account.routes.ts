@@ -4,6 +4,7 @@ import {
   changeEmailRequestSchema,
   changePasswordRequestSchema,
   changeUsernameRequestSchema,
+  deleteAccountRequestSchema,
   emailChangeRequestedSchema,
   errorResponseSchema,
   homeAreaRequestSchema,
@@ -155,17 +156,27 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         ...common,
-        summary: 'Delete the own account with all its posts, media, comments, likes, groups and sessions',
+        summary:
+          'Delete the own account with all its posts, media, comments, likes, groups and sessions; ' +
+          'needs `password` unless it was typed in this session in the last few minutes (403 otherwise)',
         params: z.object({ userId: z.string() }),
+        body: deleteAccountRequestSchema,
         response: {
           204: z.null().describe('Deleted'),
+          400: errorResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
+          429: errorResponseSchema,
         },
       },
     },
     async (request, reply) => {
-      await account.deleteAccount(assertNotDemo(request), request.params.userId);
+      await account.deleteAccount(
+        assertNotDemo(request),
+        request.params.userId,
+        request.body?.password,
+        readDeviceCookie(request, config),
+      );
       clearRefreshCookie(reply, config);
       return reply.status(204).send(null);
     },

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   AUTH_MESSAGES,
   DEMO_USER_ID,
+  RECENT_SIGN_IN_MINUTES,
   type ChangeEmailRequest,
   type ChangePasswordRequest,
   type ChangeUsernameRequest,
@@ -32,7 +33,10 @@ export interface AccountDeps {
   config: Config;
   auth: AuthService;
   emailChange: EmailChangeService;
-  /** Told of a deletion, so the account's still-live access tokens stop working at once. */
+  /**
+   * Told of a deletion or a password change, so the account's still-live access tokens are checked
+   * again at once (other instances hear it from the database).
+   */
   liveUsers: Pick<LiveUsers, 'forget'>;
   log: FastifyBaseLogger;
 }
@@ -50,6 +54,12 @@ export function toMyProfile(viewer: AuthContext, user: UserRow, config: Config):
     isDemo: user.id === DEMO_USER_ID,
     role: user.role as Role,
   };
+}
+
+/** Whether the caller's session typed the password in the last RECENT_SIGN_IN_MINUTES. */
+export function signedInRecently(viewer: AuthContext, now: Date): boolean {
+  if (viewer.signedInAt === undefined || viewer.signedInAt === null) return false;
+  return now.getTime() - viewer.signedInAt * 1000 <= RECENT_SIGN_IN_MINUTES * 60 * 1000;
 }
 
 export function createAccountService({
@@ -111,7 +121,12 @@ export function createAccountService({
       return emailChange.request(user, input.email, language);
     },
 
-    /** Every other session ends (a thief's included); the one making the change stays signed in. */
+    /**
+     * Every other session ends (a thief's included), and every access token signed so far stops
+     * working on its next request (issue 46), the caller's too: its session stays, and its next
+     * refresh (which the web client makes on that 403) signs a token of the new generation, counted
+     * as a fresh sign-in since the password was just typed.
+     */
     async changePassword(
       viewer: AuthContext,
       input: ChangePasswordRequest,
@@ -122,12 +137,15 @@ export function createAccountService({
       await auth.confirmPassword(user, input.currentPassword, deviceCookie);
       const passwordHash = await hashPassword(input.newPassword);
       const keepFamily = await auth.sessionFamilyOf(user.id, refreshCookie);
+      const now = new Date();
       const updated = await db.transaction(async (tx) => {
-        const row = await repo.updateUser(tx, user.id, { passwordHash });
-        await authRepo.revokeUserFamilies(tx, user.id, keepFamily, new Date());
-        return row;
+        if (!(await repo.updateUser(tx, user.id, { passwordHash }))) return null;
+        await authRepo.revokeUserFamilies(tx, user.id, keepFamily, now);
+        if (keepFamily) await authRepo.markFamilySignedIn(tx, keepFamily, now);
+        return authRepo.bumpSessionGeneration(tx, user.id);
       });
       if (!updated) throw forbidden(AUTH_MESSAGES.forbidden);
+      liveUsers.forget(user.id);
       return toMyProfile(viewer, updated, config);
     },
 
@@ -161,9 +179,18 @@ export function createAccountService({
      * Own account only. Rows go in one transaction (the foreign keys cascade); files go after it, so a
      * crash in between leaves only unreferenced files, which the posts module's orphan sweep removes.
      */
-    async deleteAccount(viewer: AuthContext, userId: string): Promise<void> {
+    async deleteAccount(
+      viewer: AuthContext,
+      userId: string,
+      password: string | undefined,
+      deviceCookie: string | undefined,
+    ): Promise<void> {
       if (userId.toLowerCase() !== viewer.userId) throw forbidden(AUTH_MESSAGES.forbidden);
       const user = await me(viewer);
+      // Issue 46: a stolen access token alone must not end the account. A password sent is always
+      // checked (throttled as a login); without one, the session must have typed it lately.
+      if (password !== undefined) await auth.confirmPassword(user, password, deviceCookie);
+      else if (!signedInRecently(viewer, new Date())) throw forbidden(AUTH_MESSAGES.recentSignInRequired);
       const { unused, exportKey } = await db.transaction(async (tx) => {
         const prefixes = await repo.mediaPrefixesOf(tx, user.id);
         // The data export's zip (issue 24): its row goes with the user, its file right after.

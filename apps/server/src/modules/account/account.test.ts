@@ -11,6 +11,7 @@ import {
   DEMO_USER_ID,
   DEMO_USERNAME,
   PASSWORD_HINT,
+  RECENT_SIGN_IN_MINUTES,
   USERNAME_HINT,
   EMAIL_HINT,
 } from '@cats/contracts';
@@ -229,6 +230,51 @@ describe('account settings and deletion API', () => {
       expect((await refresh(here)).statusCode).toBe(200);
       expect((await login(user.email, user.password)).statusCode).toBe(401);
       expect((await login(user.email, 'Purring456')).statusCode).toBe(200);
+    });
+
+    it('ends every access token signed before the change at once, the caller’s session refreshing into a new one', async () => {
+      const user = await createUser(t.db);
+      const here = await login(user.email, user.password);
+      const elsewhere = await login(user.email, user.password);
+      const tokenOf = (res: LightMyRequestResponse) => res.json<{ accessToken: string }>().accessToken;
+      const privacy = (token: string) =>
+        t.app.inject({
+          method: 'PUT',
+          url: '/api/profile/settings/location-privacy',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { exactPublicLocation: false },
+        });
+      // Both tokens work, and are now known to the auth plugin (seen within LIVE_USER_TTL_MS).
+      expect((await privacy(tokenOf(here))).statusCode).toBe(200);
+      expect((await privacy(tokenOf(elsewhere))).statusCode).toBe(200);
+      // Signed in the very second of the change: the generation, not the time, decides.
+      const sameSecond = await t.app.accessTokens.sign(user.id, { signedInAt: new Date() });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/profile/settings/password',
+        headers: { authorization: `Bearer ${tokenOf(here)}` },
+        payload: { currentPassword: user.password, newPassword: 'Purring456' },
+        cookies: { jwt: cookieOf(here) },
+      });
+      expect(res.statusCode).toBe(200);
+      for (const token of [tokenOf(elsewhere), tokenOf(here), sameSecond]) {
+        const refused = await privacy(token);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.headers['www-authenticate']).toContain('invalid_token');
+      }
+      // What the web client does on that 403: refresh once; the new token works, and counts as a
+      // fresh sign-in (the password was just typed), so the account can be deleted without it.
+      const renewed = await refresh(cookieOf(here));
+      expect(renewed.statusCode).toBe(200);
+      expect((await privacy(tokenOf(renewed))).statusCode).toBe(200);
+      const newSession = await login(user.email, 'Purring456');
+      expect((await privacy(tokenOf(newSession))).statusCode).toBe(200);
+      const gone = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/profile/deleteUser/${user.id}`,
+        headers: { authorization: `Bearer ${tokenOf(renewed)}` },
+      });
+      expect(gone.statusCode).toBe(204);
     });
 
     it('ends every session when the request carries no refresh cookie', async () => {
@@ -537,6 +583,71 @@ describe('account settings and deletion API', () => {
         payload: { username: user.username, email: user.email, password: 'Fresh12345' },
       });
       expect(signup.statusCode).toBe(201);
+    });
+
+    describe('needs a recent sign-in or the password (issue 46)', () => {
+      /** An access token of a session whose password was typed `minutesAgo` minutes ago. */
+      const signedInAgo = async (userId: string, minutesAgo: number | null) =>
+        `Bearer ${await t.app.accessTokens.sign(userId, {
+          signedInAt: minutesAgo === null ? null : new Date(Date.now() - minutesAgo * 60_000),
+        })}`;
+      const deleteWith = (userId: string, authorization: string, payload?: object) =>
+        t.app.inject({
+          method: 'DELETE',
+          url: `/api/profile/deleteUser/${userId}`,
+          headers: { authorization },
+          ...(payload ? { payload } : {}),
+        });
+
+      it('refuses a token whose session typed the password too long ago, with a message the client shows', async () => {
+        const user = await createUser(t.db);
+        for (const minutesAgo of [RECENT_SIGN_IN_MINUTES + 1, 60 * 24, null]) {
+          const res = await deleteWith(user.id, await signedInAgo(user.id, minutesAgo));
+          expect(res.statusCode).toBe(403);
+          expect(res.json()).toEqual({ message: AUTH_MESSAGES.recentSignInRequired });
+          // Not a token problem: the web client must not refresh and retry.
+          expect(res.headers['www-authenticate']).toBeUndefined();
+        }
+        const spanish = await t.app.inject({
+          method: 'DELETE',
+          url: `/api/profile/deleteUser/${user.id}`,
+          headers: { authorization: await signedInAgo(user.id, 30), 'accept-language': 'es' },
+        });
+        expect(spanish.json()).toEqual({ message: 'Por seguridad, escribe tu contraseña para confirmar' });
+        expect(await userRow(user.id)).toBeDefined();
+      });
+
+      it('refuses a wrong password with 400 even in a fresh session, and deletes with the right one', async () => {
+        const user = await createUser(t.db);
+        const wrong = await deleteWith(user.id, await signedInAgo(user.id, 0), { password: 'Nope12345' });
+        expect(wrong.statusCode).toBe(400);
+        expect(wrong.json()).toEqual({ message: AUTH_MESSAGES.currentPasswordIncorrect });
+        expect(await userRow(user.id)).toBeDefined();
+        const old = await signedInAgo(user.id, 60);
+        const right = await deleteWith(user.id, old, { password: user.password });
+        expect(right.statusCode).toBe(204);
+        expect(await userRow(user.id)).toBeUndefined();
+      });
+
+      it('deletes without the password within the recent window, as right after a login', async () => {
+        const user = await createUser(t.db);
+        const session = await login(user.email, user.password);
+        const token = session.json<{ accessToken: string }>().accessToken;
+        const res = await deleteWith(user.id, `Bearer ${token}`);
+        expect(res.statusCode).toBe(204);
+        // And the session's refreshed tokens keep the time of the login, not of the refresh.
+        const other = await createUser(t.db);
+        const otherSession = cookieOf(await login(other.email, other.password));
+        await t.db
+          .update(refreshTokens)
+          .set({ signedInAt: new Date(Date.now() - (RECENT_SIGN_IN_MINUTES + 5) * 60_000) })
+          .where(eq(refreshTokens.userId, other.id));
+        const refreshed = await refresh(otherSession);
+        expect(refreshed.statusCode).toBe(200);
+        const late = await deleteWith(other.id, `Bearer ${refreshed.json<{ accessToken: string }>().accessToken}`);
+        expect(late.statusCode).toBe(403);
+        expect(late.json()).toEqual({ message: AUTH_MESSAGES.recentSignInRequired });
+      });
     });
 
     it('deletes an account with nothing in it (204) and accepts the id in upper case', async () => {

@@ -100,9 +100,39 @@ export function violatedUniqueIndex(err: unknown): string | null {
 
 export async function insertRefreshToken(
   db: Executor,
-  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date },
+  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date; signedInAt: Date | null },
 ): Promise<void> {
   await db.insert(refreshTokens).values(values);
+}
+
+/** The password was typed again in this session (a password change): its next access tokens say so. */
+export async function markFamilySignedIn(db: Executor, familyId: string, at: Date): Promise<void> {
+  await db.update(refreshTokens).set({ signedInAt: at }).where(eq(refreshTokens.familyId, familyId));
+}
+
+// ---- session generations ------------------------------------------------------------------------
+
+/** The generation access tokens are signed with (users.session_generation); null when the user is gone. */
+export async function findSessionGeneration(db: Executor, userId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ generation: users.sessionGeneration })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row?.generation ?? null;
+}
+
+/**
+ * Ends every access token of the account signed so far (issue 46): called in the transaction that
+ * changes or resets the password; migration 0036's trigger tells every instance when it commits.
+ */
+export async function bumpSessionGeneration(db: Executor, userId: string): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ sessionGeneration: sql`${users.sessionGeneration} + 1` })
+    .where(eq(users.id, userId))
+    .returning();
+  return row ?? null;
 }
 
 export async function findRefreshToken(db: Executor, tokenHash: string): Promise<RefreshTokenRow | null> {

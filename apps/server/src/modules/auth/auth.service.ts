@@ -156,6 +156,7 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
     userId: string,
     familyId: string,
     expiresAt: Date,
+    signedInAt: Date | null,
     refreshToken = newRefreshToken(),
   ) {
     await repo.insertRefreshToken(tx, {
@@ -163,6 +164,7 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
       familyId,
       tokenHash: hashRefreshToken(refreshToken),
       expiresAt,
+      signedInAt,
     });
     return refreshToken;
   }
@@ -174,10 +176,11 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
     const refreshExpiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
     const refreshToken = await db.transaction(async (tx) => {
       await repo.deleteExpiredRefreshTokens(tx, user.id, now);
-      return startSession(tx, user.id, randomUUID(), refreshExpiresAt);
+      return startSession(tx, user.id, randomUUID(), refreshExpiresAt, now);
     });
     return {
-      accessToken: await accessTokens.sign(user.id),
+      // The password (or a reset link) was used just now: the session counts as a recent sign-in.
+      accessToken: await accessTokens.sign(user.id, { generation: user.sessionGeneration, signedInAt: now }),
       userId: user.id,
       refreshToken,
       refreshExpiresAt,
@@ -266,7 +269,14 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
             const next = await repo.findRefreshToken(tx, hashRefreshToken(successor));
             // Missing only for a token rotated before successors were derived: that tab signs in again.
             if (!next || next.revokedAt) return null;
-            return { userId: known.userId, refreshToken: successor, refreshExpiresAt: known.expiresAt };
+            const generation = await repo.findSessionGeneration(tx, known.userId);
+            if (generation === null) return null;
+            return {
+              userId: known.userId,
+              refreshToken: successor,
+              refreshExpiresAt: known.expiresAt,
+              claims: { generation, signedInAt: next.signedInAt },
+            };
           }
           await repo.revokeFamily(tx, known.familyId, now);
           return null;
@@ -275,12 +285,29 @@ export function createAuthService({ db, accessTokens, keys }: AuthDeps) {
         // successor below and revokes it too.
         const suspension = await suspensionOf(tx, used.userId, now, true);
         if (suspension) return suspension;
-        const refreshToken = await startSession(tx, used.userId, used.familyId, used.expiresAt, successor);
-        return { userId: used.userId, refreshToken, refreshExpiresAt: used.expiresAt };
+        // Read under that lock too: a password change committed before it is seen; one after it
+        // revokes the successor below and bumps the generation past this one.
+        const generation = await repo.findSessionGeneration(tx, used.userId);
+        if (generation === null) return null;
+        const refreshToken = await startSession(
+          tx,
+          used.userId,
+          used.familyId,
+          used.expiresAt,
+          used.signedInAt,
+          successor,
+        );
+        return {
+          userId: used.userId,
+          refreshToken,
+          refreshExpiresAt: used.expiresAt,
+          claims: { generation, signedInAt: used.signedInAt },
+        };
       });
       if (!outcome) throw forbidden(AUTH_MESSAGES.forbidden);
       if ('suspendedUntil' in outcome) throw suspendedRefusal(outcome.suspendedUntil);
-      return { ...outcome, accessToken: await accessTokens.sign(outcome.userId) };
+      const { claims, ...session } = outcome;
+      return { ...session, accessToken: await accessTokens.sign(outcome.userId, claims) };
     },
 
     /** Ends the session the cookie belongs to (its whole family). Quietly does nothing without one. */

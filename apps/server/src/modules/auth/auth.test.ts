@@ -423,7 +423,7 @@ describe('accounts and sessions API', () => {
       // A short-lived token from the same factory expires the same way.
       const shortLived = createAccessTokens('y'.repeat(32), 1);
       const token = await shortLived.sign(user.id);
-      expect(await shortLived.verify(token)).toBe(user.id);
+      expect(await shortLived.verify(token)).toMatchObject({ userId: user.id });
       await new Promise((r) => setTimeout(r, 2100));
       expect(await shortLived.verify(token)).toBeNull();
     });
@@ -433,7 +433,7 @@ describe('accounts and sessions API', () => {
       const token = await t.app.accessTokens.sign(user.id);
       const request = bearerRequest(token);
       await requireAuth.call(t.app, request, {} as FastifyReply);
-      expect(request.auth).toEqual({ userId: user.id, isDemo: false });
+      expect(request.auth).toEqual({ userId: user.id, isDemo: false, signedInAt: null });
       // As if the deletion's announcement were lost (PostgreSQL's LISTEN connection away; the next test
       // hears it): the account was seen a moment ago, so until LIVE_USER_TTL_MS passes only forget()
       // makes requireAuth look again.
@@ -441,7 +441,7 @@ describe('accounts and sessions API', () => {
       await t.db.delete(users).where(eq(users.id, user.id));
       const meanwhile = bearerRequest(token);
       await requireAuth.call(t.app, meanwhile, {} as FastifyReply);
-      expect(meanwhile.auth).toEqual({ userId: user.id, isDemo: false });
+      expect(meanwhile.auth).toEqual({ userId: user.id, isDemo: false, signedInAt: null });
       unheard.mockRestore();
       t.app.liveUsers.forget(user.id);
       const refused = bearerRequest(token);
@@ -493,6 +493,20 @@ describe('accounts and sessions API', () => {
       expect(res.headers['www-authenticate']).toContain('invalid_token');
     });
 
+    it('answer 403 for a token of the right key whose lifetime is longer than the configured one', async () => {
+      const user = await createUser(t.db);
+      const now = Math.floor(Date.now() / 1000);
+      // Issue 46: the right secret with a 30-day exp; the same token with the configured life passes.
+      const configured = await signedByApp({ sub: user.id, exp: now + ACCESS_TOKEN_TTL_SECONDS });
+      expect((await callProtected({ authorization: `Bearer ${configured}` })).statusCode).toBe(200);
+      for (const exp of [now + 30 * 24 * 3600, now + ACCESS_TOKEN_TTL_SECONDS + 5]) {
+        const long = await signedByApp({ sub: user.id, exp });
+        const res = await callProtected({ authorization: `Bearer ${long}` });
+        expect(res.statusCode).toBe(403);
+        expect(res.headers['www-authenticate']).toContain('invalid_token');
+      }
+    });
+
     it("treat a sub in another case as the same user: demo's id in upper case is still demo", async () => {
       const exp = Math.floor(Date.now() / 1000) + 60;
       const shouting = {
@@ -508,7 +522,7 @@ describe('accounts and sessions API', () => {
       const user = await createUser(t.db);
       const request = bearerRequest(await signedByApp({ sub: user.id.toUpperCase(), exp }));
       await requireAuth.call(t.app, request, {} as FastifyReply);
-      expect(request.auth).toEqual({ userId: user.id, isDemo: false });
+      expect(request.auth).toEqual({ userId: user.id, isDemo: false, signedInAt: null });
     });
 
     it('answer 403 for a valid token of a user that does not exist', async () => {

@@ -30,6 +30,7 @@ export const emailChangeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: confirmEmailResponseSchema,
           400: errorResponseSchema,
+          403: errorResponseSchema,
           409: errorResponseSchema,
           429: errorResponseSchema,
         },

@@ -20,6 +20,8 @@ import type { MailService } from '../mail/mail-plugin.ts';
 import { confirmEmailMail, emailChangedNoticeMail } from '../mail/mail-templates.ts';
 import { invalidateTokens, takeToken } from '../mail/mail-tokens.repository.ts';
 import { hashMailToken, issueMailToken } from '../mail/mail-tokens.service.ts';
+import { findSuspension } from '../moderation/moderation-actions.repository.ts';
+import { activeSuspension, suspendedRefusal } from '../moderation/suspensions.ts';
 
 export interface EmailChangeDeps {
   db: Database;
@@ -58,7 +60,8 @@ export function createEmailChangeService({ db, mail, log }: EmailChangeDeps) {
     /**
      * Applies the change of the token, once. The address is checked again (someone may have signed up
      * with it meanwhile: 409, and the link stays usable until it expires should the address free up).
-     * Password-reset links mailed to the old address stop working.
+     * Password-reset links mailed to the old address stop working. A suspended account changes
+     * nothing (issue 46): the refusal rolls the transaction back, token included.
      */
     async confirm(token: string, language: ServerLanguage): Promise<ConfirmEmailResponse> {
       const tokenHash = hashMailToken(token);
@@ -66,6 +69,10 @@ export function createEmailChangeService({ db, mail, log }: EmailChangeDeps) {
         .transaction(async (tx) => {
           const used = await takeToken(tx, tokenHash, 'email_change');
           if (!used?.newEmail || used.userId === DEMO_USER_ID) return null;
+          // FOR SHARE: a suspension being written is waited for, and counts.
+          const suspension = await findSuspension(tx, used.userId, true);
+          const active = suspension ? activeSuspension(suspension, new Date()) : null;
+          if (active) throw suspendedRefusal(active.until);
           const before = await authRepo.findUserById(tx, used.userId);
           if (!before) return null;
           if (await authRepo.isEmailTaken(tx, used.newEmail, used.userId))

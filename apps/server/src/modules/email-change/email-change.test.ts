@@ -98,6 +98,23 @@ describe('email change by confirmation link', () => {
     expect(await emailOf(user.id)).toBe(next);
   });
 
+  it('refuses a suspended account (403) and changes nothing; the link works once the suspension ends', async () => {
+    const user = await createUser(t.db);
+    const next = fresh();
+    expect((await requestChange(user, next)).statusCode).toBe(202);
+    const { token } = await linkTo(next);
+    await t.db.execute(sql`update users set suspended_at = now() where id = ${user.id}`);
+    const refused = await confirm(token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'Your account is suspended.' });
+    expect(await emailOf(user.id)).toBe(user.email);
+    await t.app.mail.settled();
+    expect(inbox.to(user.email)).toHaveLength(0);
+    await t.db.execute(sql`update users set suspended_at = null where id = ${user.id}`);
+    expect((await confirm(token)).statusCode).toBe(200);
+    expect(await emailOf(user.id)).toBe(next);
+  });
+
   it('answers 409 when the address was taken meanwhile, and changes nothing', async () => {
     const user = await createUser(t.db);
     const next = fresh();

@@ -9,6 +9,8 @@ import * as authRepo from '../auth/auth.repository.ts';
 import type { AuthService, LoginSession } from '../auth/auth.service.ts';
 import type { MailService } from '../mail/mail-plugin.ts';
 import { passwordResetMail } from '../mail/mail-templates.ts';
+import { findSuspension } from '../moderation/moderation-actions.repository.ts';
+import { activeSuspension, suspendedRefusal } from '../moderation/suspensions.ts';
 import { findLiveToken, invalidateTokens, takeToken } from '../mail/mail-tokens.repository.ts';
 import { hashMailToken, issueMailToken } from '../mail/mail-tokens.service.ts';
 
@@ -67,7 +69,9 @@ export function createPasswordResetService({ db, mail, auth, log }: PasswordRese
      * Sets the new password with the link's token, once: the token is taken atomically in the same
      * transaction that sets the password, ends every session of the account (all refresh-token
      * families, this browser's included) and clears the login throttle of the address (the person
-     * just proved the mailbox is theirs). Then signs in as a login does.
+     * just proved the mailbox is theirs), and every access token signed so far stops working (issue
+     * 46). Then signs in as a login does. A suspended account changes nothing: the refusal rolls the
+     * transaction back, so the link still works once the suspension ends (if it has not expired).
      */
     async reset(token: string, password: string, deviceCookie: string | undefined): Promise<LoginSession> {
       const tokenHash = hashMailToken(token);
@@ -75,12 +79,19 @@ export function createPasswordResetService({ db, mail, auth, log }: PasswordRese
       const peek = await findLiveToken(db, tokenHash, 'password_reset');
       if (!peek || peek.userId === DEMO_USER_ID) throw invalidLink();
       const passwordHash = await hashPassword(password);
+      const now = new Date();
       const user = await db.transaction(async (tx) => {
         const used = await takeToken(tx, tokenHash, 'password_reset');
         if (!used) return null;
-        const row = await accountRepo.updateUser(tx, used.userId, { passwordHash });
+        // FOR SHARE: a suspension being written is waited for, and counts.
+        const suspension = await findSuspension(tx, used.userId, true);
+        if (!suspension) return null;
+        const active = activeSuspension(suspension, now);
+        if (active) throw suspendedRefusal(active.until);
+        if (!(await accountRepo.updateUser(tx, used.userId, { passwordHash }))) return null;
+        const row = await authRepo.bumpSessionGeneration(tx, used.userId);
         if (!row) return null;
-        await authRepo.revokeUserFamilies(tx, row.id, null, new Date());
+        await authRepo.revokeUserFamilies(tx, row.id, null, now);
         await invalidateTokens(tx, row.id, 'password_reset');
         await accountRepo.clearLoginFailuresFor(tx, row.email);
         return row;

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ACCOUNT_MAIL_MESSAGES,
   DEMO_EMAIL,
@@ -13,6 +13,7 @@ import { createUser, type CreatedUser } from '../../../test/factories.ts';
 import { linkIn, startSmtpInbox, type SmtpInbox } from '../../../test/smtp-inbox.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
 import { rowsOf } from '../../db/raw-results.ts';
+import { users } from '../../db/schema/index.ts';
 import { hashMailToken } from '../mail/mail-tokens.service.ts';
 
 /** Issue 29: 'Forgot password?' through a real SMTP server, following the link in the mail. */
@@ -150,6 +151,72 @@ describe('password reset by email', () => {
     const again = await reset(token, 'Another123');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ message: ACCOUNT_MAIL_MESSAGES.invalidLink });
+    expect((await login(user.email, 'NewWhiskers42')).statusCode).toBe(200);
+  });
+
+  it('ends every access token signed before the reset at once, on every instance; the new one works', async () => {
+    const { app: other, close: closeOther } = await secondInstance(t);
+    try {
+      const user = await createUser(t.db);
+      const stolen = (await login(user.email, user.password)).json<{ accessToken: string }>().accessToken;
+      const privacy = (app: typeof other, token: string) =>
+        app.inject({
+          method: 'PUT',
+          url: '/api/profile/settings/location-privacy',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { exactPublicLocation: false },
+        });
+      // Both instances have just seen the account (kept LIVE_USER_TTL_MS), as a thief's would.
+      expect((await privacy(t.app, stolen)).statusCode).toBe(200);
+      expect((await privacy(other, stolen)).statusCode).toBe(200);
+      const { token } = await mailedToken(user);
+      const sameSecond = await t.app.accessTokens.sign(user.id, { signedInAt: new Date() });
+      const heard = vi.spyOn(other.liveUsers, 'forget');
+      try {
+        const done = await reset(token, 'NewWhiskers42');
+        expect(done.statusCode).toBe(200);
+        // The other instance hears of it from the database when the reset commits.
+        await vi.waitFor(() => expect(heard).toHaveBeenCalledWith(user.id), { timeout: 5_000 });
+      } finally {
+        heard.mockRestore();
+      }
+      for (const app of [t.app, other]) {
+        for (const old of [stolen, sameSecond]) {
+          const res = await privacy(app, old);
+          expect(res.statusCode).toBe(403);
+          expect(res.headers['www-authenticate']).toContain('invalid_token');
+        }
+        const gone = await app.inject({
+          method: 'DELETE',
+          url: `/api/profile/deleteUser/${user.id}`,
+          headers: { authorization: `Bearer ${stolen}` },
+        });
+        expect(gone.statusCode).toBe(403);
+      }
+      // The session the reset opened works everywhere, and so does a login right after it.
+      const fresh = (await login(user.email, 'NewWhiskers42')).json<{ accessToken: string }>().accessToken;
+      for (const app of [t.app, other]) expect((await privacy(app, fresh)).statusCode).toBe(200);
+      expect(await t.db.select().from(users).where(eq(users.id, user.id))).toHaveLength(1);
+    } finally {
+      await closeOther();
+    }
+  });
+
+  it('refuses a suspended account and changes nothing; the link works once the suspension ends', async () => {
+    const user = await createUser(t.db);
+    const { token } = await mailedToken(user);
+    await t.db.update(users).set({ suspendedAt: new Date(), suspendedUntil: null }).where(eq(users.id, user.id));
+    const refused = await reset(token, 'NewWhiskers42');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'Your account is suspended.' });
+    expect(refreshCookie(refused)).toBeUndefined();
+    const [row] = await t.db.select().from(users).where(eq(users.id, user.id));
+    expect(row!.passwordHash).toBe(user.passwordHash);
+    expect(row!.sessionGeneration).toBe(0);
+    // Lifted: the old password still works, and the link (not used up by the refusal) too.
+    await t.db.update(users).set({ suspendedAt: null }).where(eq(users.id, user.id));
+    expect((await login(user.email, user.password)).statusCode).toBe(200);
+    expect((await reset(token, 'NewWhiskers42')).statusCode).toBe(200);
     expect((await login(user.email, 'NewWhiskers42')).statusCode).toBe(200);
   });
 
