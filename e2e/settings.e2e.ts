@@ -229,8 +229,11 @@ describe('settings', () => {
     await dialog.waitFor();
     await dialog.getByText('This will delete all existing pictures and groups in your account.').waitFor();
     await dialog.getByText('Deleting your account can NOT be reversed.').waitFor();
-    // Focus starts on the safe choice and stays inside the dialog.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    // Focus starts on the password (issue 46: asked so that a stolen session alone cannot delete the
+    // account; typing cannot delete anything) and stays inside the dialog.
+    const password = dialog.getByLabel('Password', { exact: true });
+    expect(await password.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Delete', exact: true }).isDisabled()).toBe(true);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
@@ -246,7 +249,12 @@ describe('settings', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
 
+    // A wrong password is said in the dialog, which stays open; the right one deletes.
     await open.click();
+    await password.fill('NotMyPassword1');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByText('Current password is incorrect').waitFor();
+    await password.fill(user.password);
     const deleted = page.waitForResponse((r) => r.url().includes('/api/profile/deleteUser/'));
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     expect((await deleted).status()).toBe(204);
@@ -274,6 +282,7 @@ describe('settings', () => {
       route.fulfill({ status: 500, json: { message: 'Internal Server Error' } }),
     );
     await page.getByRole('button', { name: 'Delete account' }).click();
+    await page.getByRole('alertdialog').getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
     const alert = page.getByRole('alertdialog', { name: 'Account deletion failed' });
     await alert.waitFor();

@@ -644,7 +644,10 @@ describe('account settings and deletion API', () => {
           .where(eq(refreshTokens.userId, other.id));
         const refreshed = await refresh(otherSession);
         expect(refreshed.statusCode).toBe(200);
-        const late = await deleteWith(other.id, `Bearer ${refreshed.json<{ accessToken: string }>().accessToken}`);
+        const late = await deleteWith(
+          other.id,
+          `Bearer ${refreshed.json<{ accessToken: string }>().accessToken}`,
+        );
         expect(late.statusCode).toBe(403);
         expect(late.json()).toEqual({ message: AUTH_MESSAGES.recentSignInRequired });
       });

@@ -205,7 +205,10 @@ describe('password reset by email', () => {
   it('refuses a suspended account and changes nothing; the link works once the suspension ends', async () => {
     const user = await createUser(t.db);
     const { token } = await mailedToken(user);
-    await t.db.update(users).set({ suspendedAt: new Date(), suspendedUntil: null }).where(eq(users.id, user.id));
+    await t.db
+      .update(users)
+      .set({ suspendedAt: new Date(), suspendedUntil: null })
+      .where(eq(users.id, user.id));
     const refused = await reset(token, 'NewWhiskers42');
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ message: 'Your account is suspended.' });
