@@ -23,6 +23,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
     db: app.database.db,
     mail: app.mail,
     auth: createAuthService({ db: app.database.db, accessTokens: app.accessTokens, keys: app.sessionKeys }),
+    liveUsers: app.liveUsers,
     log: app.log,
   });
   // The per-IP limit of the credential endpoints (RATE_LIMIT_LOGIN_PER_MINUTE), with its own counters.

@@ -7,6 +7,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import * as accountRepo from '../account/account.repository.ts';
 import * as authRepo from '../auth/auth.repository.ts';
 import type { AuthService, LoginSession } from '../auth/auth.service.ts';
+import type { LiveUsers } from '../../plugins/auth.ts';
 import type { MailService } from '../mail/mail-plugin.ts';
 import { passwordResetMail } from '../mail/mail-templates.ts';
 import { findSuspension } from '../moderation/moderation-actions.repository.ts';
@@ -18,6 +19,11 @@ export interface PasswordResetDeps {
   db: Database;
   mail: MailService;
   auth: AuthService;
+  /**
+   * Told of the reset, so this instance checks the account's access tokens again at once, even while
+   * the database's announcement to every instance (migration 0036) is delayed or lost.
+   */
+  liveUsers: Pick<LiveUsers, 'forget'>;
   log: FastifyBaseLogger;
 }
 
@@ -27,7 +33,7 @@ const invalidLink = () => badRequest(ACCOUNT_MAIL_MESSAGES.invalidLink);
  * 'Forgot password?' (issue 29): a link mailed to the account's address, valid 30 minutes and once,
  * that sets a new password, ends every session and signs the person in.
  */
-export function createPasswordResetService({ db, mail, auth, log }: PasswordResetDeps) {
+export function createPasswordResetService({ db, mail, auth, liveUsers, log }: PasswordResetDeps) {
   return {
     /**
      * Nothing here runs before the answer: the caller answers 202 at once, the same for every address,
@@ -97,6 +103,7 @@ export function createPasswordResetService({ db, mail, auth, log }: PasswordRese
         return row;
       });
       if (!user) throw invalidLink();
+      liveUsers.forget(user.id);
       log.info({ userId: user.id }, 'password reset: new password set, every session ended');
       return auth.loginAfterReset(user, deviceCookie);
     },
