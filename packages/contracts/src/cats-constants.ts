@@ -79,6 +79,9 @@ export const CAT_MESSAGES = {
   notCaretaker: 'Only the caretakers of this cat can change it',
   coverNotSighting: 'The cover photo must be one of this cat’s sightings',
   postNotYours: 'Only the author of a picture can say which cat it shows',
+  // Issue 46: a household cat's sightings near home are decided by its caretakers alone.
+  householdLinkCaretakers:
+    'This cat lives with someone: only its caretakers link pictures to it. They can suggest it on your picture with ‘This is…’',
   postNotFound: 'Post not found',
   caretakerUnknown: 'User not found',
   caretakerDemo: 'The demo account cannot care for a cat',

@@ -1,11 +1,14 @@
-import { CAT_HOME_PRIVACY_METRES } from '@cats/contracts';
 import type { AuthContext } from '../../plugins/auth.ts';
+import { cellIndex, cellsAdjacent } from '../location/location-grid.ts';
 import { locationFor, type LocatedPost, type LocationView } from '../location/location-rule.ts';
 
 /**
  * Where a viewer may see one of a cat's sightings (issue 26). Never more than the sighting's own post
- * shows them (location-rule.ts), and for a household cat with a home point, nothing at all within
- * CAT_HOME_PRIVACY_METRES of that point, except to the cat's caretakers and the sighting's author.
+ * shows them (location-rule.ts), and for a household cat with a home point, nothing at all in the
+ * ~500 m cell of that point or its neighbours (so nothing within CAT_HOME_PRIVACY_METRES), except to
+ * the cat's caretakers and the sighting's author. Decided on cells, never on exact distances (issue 46,
+ * decision 022): the answer shows to others, and may depend on the home and the post no more finely
+ * than a stranger sees the post. Migration 0036's sighting_kept_from() is the same rule in SQL.
  */
 export interface CatHome {
   living: string;
@@ -34,18 +37,18 @@ export function hiddenByHome(
   viewer: AuthContext,
   cat: CatHome,
   viewerIsCaretaker: boolean,
-  post: Pick<LocatedPost, 'userId' | 'latitude' | 'longitude'>,
+  post: Pick<LocatedPost, 'userId' | 'latitude' | 'longitude' | 'showLocation'>,
 ): boolean {
   if (cat.living !== 'household' || cat.homeLatitude === null || cat.homeLongitude === null) return false;
   if (post.userId === viewer.userId) return false;
   // The demo account is never a caretaker (its password is public); checked here too.
   if (viewerIsCaretaker && !viewer.isDemo) return false;
-  if (post.latitude === null || post.longitude === null) return false;
-  return (
-    metresBetween(
-      { latitude: post.latitude, longitude: post.longitude },
-      { latitude: cat.homeLatitude, longitude: cat.homeLongitude },
-    ) <= CAT_HOME_PRIVACY_METRES
+  // A switched-off location shows no place to anyone else, so the link tells nothing of the home; and
+  // its point, which nobody else may know even coarsely, decides nothing anyone else sees.
+  if (!post.showLocation || post.latitude === null || post.longitude === null) return false;
+  return cellsAdjacent(
+    cellIndex(post.latitude, post.longitude),
+    cellIndex(cat.homeLatitude, cat.homeLongitude),
   );
 }
 

@@ -228,11 +228,29 @@ export async function updateCat(
   return getCat(deps, viewer, id);
 }
 
-/** The cat a post is to be linked to: an id (or null, none), or read in the link's transaction. */
+/**
+ * The cat a post is to be linked to: an id (or null, none), or read in the link's transaction with who
+ * suggested it (an accepted 'This is Luna').
+ */
 export type CatChoice =
   | string
   | null
-  | ((tx: Executor, post: { id: string; userId: string; catId: string | null }) => Promise<string>);
+  | ((
+      tx: Executor,
+      post: { id: string; userId: string; catId: string | null },
+    ) => Promise<{ catId: string; suggestedBy: string }>);
+
+/**
+ * Only a household cat's caretakers link a picture to it (issue 46): the author is one, or accepts the
+ * suggestion of one. Whether a sighting is kept near the home shows to everyone (cat-place.ts), so a
+ * stranger linking their own post and moving it would probe where the cat lives, cell by cell. Others
+ * are told to have it suggested; community and unknown cats keep their open linking.
+ */
+async function requireHouseholdLinker(tx: Executor, cat: CatRow, linkers: readonly string[]): Promise<void> {
+  if (cat.living !== 'household') return;
+  for (const userId of linkers) if (await repo.isCaretaker(tx, cat.id, userId)) return;
+  throw forbidden(CAT_MESSAGES.householdLinkCaretakers);
+}
 
 /**
  * The author links their post to a cat, or unlinks it (null): PUT /api/posts/{postId}/cat, and the
@@ -252,9 +270,16 @@ export async function linkPostToCat(
       const post = await repo.postSeenBy(tx, postId, viewer.userId);
       if (!post) throw notFound(CAT_MESSAGES.postNotFound);
       if (post.userId !== viewer.userId) throw forbidden(notAuthorMessage);
-      const catId = typeof choice === 'function' ? await choice(tx, post) : choice;
+      const chosen =
+        typeof choice === 'function' ? await choice(tx, post) : { catId: choice, suggestedBy: null };
       // Shared with a merge of that cat: one running now commits first, and the link follows it.
-      const cat = catId === null ? null : await requireCat(tx, catId, 'share');
+      const cat = chosen.catId === null ? null : await requireCat(tx, chosen.catId, 'share');
+      // The demo account is never a caretaker (its password is public).
+      const linkers = [
+        ...(viewer.isDemo ? [] : [viewer.userId]),
+        ...(chosen.suggestedBy ? [chosen.suggestedBy] : []),
+      ];
+      if (cat) await requireHouseholdLinker(tx, cat, linkers);
       await repo.setPostCat(tx, post.id, cat?.id ?? null);
       // Suggestions of the cat the post now shows were right: the link answers them.
       if (cat) await acceptSuggestionsOf(tx, post.id, cat.id);
@@ -305,9 +330,14 @@ export async function catSummary(
   };
 }
 
-/** For createPost: the cat a new post may be linked to; 404 when unknown or malformed. */
-export async function catForNewPost(db: Executor, catId: string): Promise<string> {
-  return (await requireCat(db, catId)).id;
+/**
+ * For createPost: the cat a new post may be linked to; 404 when unknown or malformed, 403 for a
+ * household cat the author does not care for.
+ */
+export async function catForNewPost(db: Executor, viewer: AuthContext, catId: string): Promise<string> {
+  const cat = await requireCat(db, catId);
+  await requireHouseholdLinker(db, cat, viewer.isDemo ? [] : [viewer.userId]);
+  return cat.id;
 }
 export const isPostCatViolation = (err: unknown) => violatesConstraint(err, POST_CAT_FK);
 

@@ -55,7 +55,7 @@ export async function hasOpenSuggestion(db: Executor, postId: string, userId: st
  */
 export async function postLinkKeptFrom(db: Executor, postId: string, viewerId: string): Promise<boolean> {
   const [row] = rowsOf(
-    await db.execute(sql`select sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, ${viewerId})
+    await db.execute(sql`select sighting_kept_from(p.cat_id, p.user_id, p.latitude, p.longitude, p.show_location, ${viewerId})
       as kept from ${posts} p where p.id = ${postId}`),
   );
   return toBoolean(row?.kept);

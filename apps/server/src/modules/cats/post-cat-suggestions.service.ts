@@ -133,7 +133,10 @@ export async function acceptSuggestion(
     deps,
     viewer,
     postId,
-    async (tx, post) => (await openSuggestion(tx, viewer, post.id, suggestionId)).catId,
+    async (tx, post) => {
+      const suggestion = await openSuggestion(tx, viewer, post.id, suggestionId);
+      return { catId: suggestion.catId, suggestedBy: suggestion.suggester.id };
+    },
     CAT_MESSAGES.answerAuthorOnly,
   );
   return { message: SUGGESTION_ACCEPTED_MESSAGE, ...answer };

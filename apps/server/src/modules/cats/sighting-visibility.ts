@@ -4,8 +4,8 @@ import { postShownTo, usersBlockedWith } from '../social/visibility.ts';
 /**
  * A sighting (a posts row, `alias` in the statement) that the viewer may see: live, not hidden by them,
  * no block with its author, shown to them by moderation (issue 27), and not kept from them near a
- * household cat's home (migration 0018's sighting_kept_from). One rule for every statement that
- * places or pictures a cat (its page, the lists and their covers, suggestions, missing alerts), so
+ * household cat's home (sighting_kept_from, migrations 0018 and 0036: decided on ~500 m cells, never
+ * on exact distances, decision 022). One rule for every statement that places or pictures a cat (its page, the lists and their covers, suggestions, missing alerts), so
  * that they all agree on what a viewer may see of a cat.
  *
  * `cat`: the alias of the sighting's own cat row, where the statement has one (with `living` and
@@ -15,7 +15,7 @@ import { postShownTo, usersBlockedWith } from '../social/visibility.ts';
  */
 export function sightingVisibleTo(viewerId: unknown, alias: string, cat?: string): SQL {
   const p = sql.raw(alias);
-  const kept = sql`sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${viewerId})`;
+  const kept = sql`sighting_kept_from(${p}.cat_id, ${p}.user_id, ${p}.latitude, ${p}.longitude, ${p}.show_location, ${viewerId})`;
   const notKept = cat
     ? sql`not (${sql.raw(cat)}.living = 'household' and ${sql.raw(cat)}.home_latitude is not null and ${kept})`
     : sql`not ${kept}`;

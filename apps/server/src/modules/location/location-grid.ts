@@ -35,14 +35,51 @@ export function columnsInRow(centreLatitude: number): number {
   return Math.max(1, Math.round(360 / width));
 }
 
-/** The grid cell a point lies in; longitude 180 falls in the row's last column, which ends there. */
-export function locationCell(latitude: number, longitude: number): LocationCell {
+/** Where a point's cell lies in the grid: its row from the south pole, its column and the row's columns. */
+export interface CellIndex {
+  row: number;
+  column: number;
+  columns: number;
+}
+
+/** The grid cell a point lies in, as indexes (migration 0036's location_cell_near computes the same). */
+export function cellIndex(latitude: number, longitude: number): CellIndex {
   const row = Math.min(ROWS - 1, Math.max(0, Math.floor((latitude + 90) / LOCATION_GRID_DEGREES)));
   const south = -90 + row * LOCATION_GRID_DEGREES;
   const north = south + LOCATION_GRID_DEGREES;
   const columns = columnsInRow((south + north) / 2);
   const width = 360 / columns;
   const column = Math.min(columns - 1, Math.max(0, Math.floor((longitude + 180) / width)));
+  return { row, column, columns };
+}
+
+/**
+ * Whether cell `a` is cell `b` or one of its neighbours: a row apart at most, and overlapping, around
+ * the globe, the span of `b`'s row from the column before `b` to the column after it. Rows have
+ * different column counts, so the overlap is compared on whole numbers (fractions of the globe,
+ * cross-multiplied): exact, with no rounding at shared edges. A function of the two cells alone, so
+ * moving either point inside its cell never changes the answer (decision 022).
+ */
+export function cellsAdjacent(a: CellIndex, b: CellIndex): boolean {
+  if (Math.abs(a.row - b.row) > 1) return false;
+  for (const turn of [-1, 0, 1]) {
+    const column = a.column + turn * a.columns;
+    if (
+      column * b.columns < (b.column + 2) * a.columns &&
+      (column + 1) * b.columns > (b.column - 1) * a.columns
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The grid cell a point lies in; longitude 180 falls in the row's last column, which ends there. */
+export function locationCell(latitude: number, longitude: number): LocationCell {
+  const { row, column, columns } = cellIndex(latitude, longitude);
+  const south = -90 + row * LOCATION_GRID_DEGREES;
+  const north = south + LOCATION_GRID_DEGREES;
+  const width = 360 / columns;
   const west = -180 + column * width;
   const east = column === columns - 1 ? 180 : west + width;
   return {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostCatSuggestion, Notification } from '@cats/contracts';
+import { CAT_MESSAGES, type PostCatSuggestion, type Notification } from '@cats/contracts';
 import { notificationCounters, notifications } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
@@ -153,7 +153,15 @@ describe('cat suggestion and merge notifications', () => {
       showLocation: true,
     });
     const made = await suggest(mariposa!, post.id, milo.id);
-    await api.ok(author!, 'POST', `/api/posts/${post.id}/cat-suggestions/${made._id}/accept`);
+    // A household cat is linked on its caretakers' word alone (issue 46): a stranger's suggestion is
+    // refused at acceptance, and the suggester told nothing.
+    const refused = await api.send(
+      author!,
+      'POST',
+      `/api/posts/${post.id}/cat-suggestions/${made._id}/accept`,
+    );
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toEqual({ message: CAT_MESSAGES.householdLinkCaretakers });
     expect(await api.ofType(mariposa!, 'cat_suggestion_accepted')).toEqual([]);
     expect(await api.unread(mariposa!)).toBe(0);
     // A caretaker suggesting the same of another picture there is told: they know the home.

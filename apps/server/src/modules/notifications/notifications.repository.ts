@@ -174,7 +174,7 @@ const entryPostVisible = (recipientId: unknown) => sql`
     and n.post_id not in (select h.post_id from hidden_posts h where h.user_id = ${recipientId})
     and ${postShownTo(recipientId, 'p')}
     and (n.cat_id is null
-      or not sighting_kept_from(n.cat_id, p.user_id, p.latitude, p.longitude, ${recipientId}))))
+      or not sighting_kept_from(n.cat_id, p.user_id, p.latitude, p.longitude, p.show_location, ${recipientId}))))
   and (n.comment_id is null or coalesce(
     (select ${commentShownTo(recipientId, 'mc')} from comments mc where mc.id = n.comment_id), false))
   and (n.cat_id is null

@@ -239,7 +239,7 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
     // sighting's author only (migration 0018).
     conditions.push(sql`${posts.catId} = ${bind('catId')}`);
     conditions.push(
-      sql`not sighting_kept_from(${posts.catId}, ${posts.userId}, ${posts.latitude}, ${posts.longitude}, ${viewer})`,
+      sql`not sighting_kept_from(${posts.catId}, ${posts.userId}, ${posts.latitude}, ${posts.longitude}, ${posts.showLocation}, ${viewer})`,
     );
   }
   if (filter.groupId) {

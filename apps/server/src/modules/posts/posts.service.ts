@@ -180,7 +180,7 @@ export async function createPost(
   if (!file || byteLength(file) === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
   const requestedGroups = parseGroupIds(fields.groupIds);
   // Before any file is stored: an unknown cat is refused with nothing written (issue 26).
-  const catId = fields.catId === undefined ? null : await catForNewPost(deps.db, fields.catId);
+  const catId = fields.catId === undefined ? null : await catForNewPost(deps.db, viewer, fields.catId);
 
   const stored = await storeImageVariants(deps.storage, file, { kind: 'posts', widths: IMAGE_WIDTHS });
   const coordinates = await resolveCoordinates(fields, file);
