@@ -55,7 +55,11 @@ export type YesNoUnknown = (typeof YES_NO_UNKNOWN)[number];
 export const CAT_LIVING = ['household', 'community', 'unknown'] as const;
 export type CatLiving = (typeof CAT_LIVING)[number];
 
-/** A household cat's sightings this close to its caretakers' home point are listed without a place. */
+/**
+ * A household cat's sightings this close to its caretakers' home point are always kept from strangers.
+ * The rule itself reads ~500 m cells, never this distance (the home's cell and its 8 neighbours hold
+ * every point this close; docs/decisions/022-near-home-on-cells.md).
+ */
 export const CAT_HOME_PRIVACY_METRES = 200;
 
 /** 'Which cat is this?' on Spot: cats seen this close to the photo's spot, this recently, at most this many. */

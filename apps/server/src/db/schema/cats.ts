@@ -43,8 +43,9 @@ export const cats = pgTable(
     /** Null once the creator's account is deleted: the cat stays with its other caretakers. */
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     /**
-     * The caretakers' home point: a household cat's sightings within CAT_HOME_PRIVACY_METRES of it show
-     * no place to anyone but its caretakers and each sighting's author. Never in an answer to anyone else.
+     * The caretakers' home point: a household cat's sightings in its ~500 m cell or the 8 around it
+     * (so all within CAT_HOME_PRIVACY_METRES; decision 022) show no place to anyone but its caretakers
+     * and each sighting's author. Never in an answer to anyone else.
      */
     homeLatitude: doublePrecision('home_latitude'),
     homeLongitude: doublePrecision('home_longitude'),

@@ -20,6 +20,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { DemoDisabledModal, MessageModal } from '../../../components/message-modal.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { useCreatePost, type NewPost } from '../api/create-post.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 import { useAuth } from '../../../lib/auth-store.ts';
 import { useOnline } from '../../../lib/use-online.ts';
 import { newIdempotencyKey } from '../../../lib/upload-queue/new-post.ts';
@@ -273,6 +274,29 @@ export default function SpotPage() {
           else if (isRetryable(err) && userId !== DEMO_USER_ID) {
             create.reset();
             void keepForLater(post, key);
+          }
+          // Only a household cat's caretakers link a picture to it (issue 46): refused before anything
+          // was stored, the picture is posted without the cat, and the server's reason says that the
+          // caretakers can suggest it. Any other refusal shows again, as the retry's own error.
+          else if (err instanceof ApiError && err.status === 403 && post.catId && choice.kind === 'cat') {
+            const name = choice.cat.name;
+            create.mutate(
+              { post: { ...post, catId: null }, key: newIdempotencyKey() },
+              {
+                onSuccess: () => {
+                  showToast({
+                    message: t(
+                      {
+                        id: 'spot.catNotLinked',
+                        defaultMessage: 'Your picture is posted without {name}: {reason}',
+                      },
+                      { name, reason: errorMessage(err) },
+                    ),
+                  });
+                  navigate('/feed');
+                },
+              },
+            );
           }
         },
       },
