@@ -200,4 +200,26 @@ describe('which cat is this', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
+
+  it("posts a stranger's picture of a household cat without the cat, and says why (issue 46)", async () => {
+    // Only a household cat's caretakers link a picture to it: the Spot page is not left on a refusal.
+    const carer = await apiUser(server.url, 'housecarer');
+    const house = `Pixel ${Date.now().toString(36).slice(-4)}`;
+    const { cat } = await apiCall<{ cat: { _id: string } }>(server.url, carer.accessToken, '/api/cats', {
+      method: 'POST',
+      body: JSON.stringify({ name: house, living: 'household' }),
+    });
+    const page = await signedInPage(browser, server.url, spotter, DESKTOP);
+    await chooseAndCrop(page, 'photo-no-gps.jpg', `/spot?cat=${cat._id}`);
+    const chosen = page.getByRole('radio', { name: house });
+    await chosen.waitFor({ state: 'attached' });
+    expect(await chosen.isChecked()).toBe(true);
+    await page.getByLabel('Add a comment').fill('Sunbathing on the fence.');
+    await submit(page);
+    await page.getByText(`Your picture is posted without ${house}: This cat lives with someone`).waitFor();
+    const post = await newest();
+    expect(post.caption).toBe('Sunbathing on the fence.');
+    expect(post.cat).toBeNull();
+    await page.close();
+  });
 });
