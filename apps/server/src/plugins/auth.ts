@@ -252,7 +252,7 @@ export async function requireAuth(this: FastifyInstance, request: FastifyRequest
  * suspended account (issue 27) counts as gone: its access tokens stop working with its next lookup,
  * which each suspension brings about at once by being announced like a deletion (migration 0024). One
  * whose suspension has ended counts again, before the sweep clears it. Answers the account's session
- * generation, which a password change or reset bumps and announces the same way (migration 0036).
+ * generation, which a password change or reset bumps and announces the same way (migration 0039).
  */
 const sessionGenerationQuery = preparedPerDatabase((db: Database) =>
   db

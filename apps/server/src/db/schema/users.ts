@@ -51,7 +51,7 @@ export const users = pgTable(
     /**
      * Issue 46: bumped with every password change or reset, in its transaction. Access tokens carry the
      * value they were signed with, and one that does not match is refused on the next request, on
-     * every instance (migration 0036 announces the bump like a deletion). A counter, not a time: a
+     * every instance (migration 0039 announces the bump like a deletion). A counter, not a time: a
      * token minted in the same second as the change cannot survive it, nor one signed after it die.
      */
     sessionGeneration: integer('session_generation').notNull().default(0),

@@ -124,7 +124,7 @@ export async function findSessionGeneration(db: Executor, userId: string): Promi
 
 /**
  * Ends every access token of the account signed so far (issue 46): called in the transaction that
- * changes or resets the password; migration 0036's trigger tells every instance when it commits.
+ * changes or resets the password; migration 0039's trigger tells every instance when it commits.
  */
 export async function bumpSessionGeneration(db: Executor, userId: string): Promise<UserRow | null> {
   const [row] = await db

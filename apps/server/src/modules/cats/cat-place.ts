@@ -8,7 +8,7 @@ import { locationFor, type LocatedPost, type LocationView } from '../location/lo
  * ~500 m cell of that point or its neighbours (so nothing within CAT_HOME_PRIVACY_METRES), except to
  * the cat's caretakers and the sighting's author. Decided on cells, never on exact distances (issue 46,
  * decision 022): the answer shows to others, and may depend on the home and the post no more finely
- * than a stranger sees the post. Migration 0036's sighting_kept_from() is the same rule in SQL.
+ * than a stranger sees the post. Migration 0040's sighting_kept_from() is the same rule in SQL.
  */
 export interface CatHome {
   living: string;

@@ -42,7 +42,7 @@ export interface CellIndex {
   columns: number;
 }
 
-/** The grid cell a point lies in, as indexes (migration 0036's location_cell_near computes the same). */
+/** The grid cell a point lies in, as indexes (migration 0040's location_cell_near computes the same). */
 export function cellIndex(latitude: number, longitude: number): CellIndex {
   const row = Math.min(ROWS - 1, Math.max(0, Math.floor((latitude + 90) / LOCATION_GRID_DEGREES)));
   const south = -90 + row * LOCATION_GRID_DEGREES;

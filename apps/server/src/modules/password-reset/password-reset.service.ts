@@ -21,7 +21,7 @@ export interface PasswordResetDeps {
   auth: AuthService;
   /**
    * Told of the reset, so this instance checks the account's access tokens again at once, even while
-   * the database's announcement to every instance (migration 0036) is delayed or lost.
+   * the database's announcement to every instance (migration 0039) is delayed or lost.
    */
   liveUsers: Pick<LiveUsers, 'forget'>;
   log: FastifyBaseLogger;
