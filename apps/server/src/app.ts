@@ -200,7 +200,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
         head: (request) =>
           postPreviewTags(app.database.db, (request.params as { postId: string }).postId, {
             publicBase: config.S3_PUBLIC_URL,
-            origin: publicOrigin(request, config.PUBLIC_URL),
+            origin: publicOrigin(config.PUBLIC_URL),
           }),
       },
     ],

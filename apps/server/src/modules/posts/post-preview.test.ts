@@ -49,7 +49,7 @@ describe('link preview tags of /posts/{postId} (issue 24)', () => {
   beforeAll(async () => {
     distDir = mkdtempSync(join(tmpdir(), 'cats-web-'));
     writeFileSync(join(distDir, 'index.html'), INDEX_HTML);
-    t = await buildTestApp({}, { webDistDir: distDir });
+    t = await buildTestApp({ PUBLIC_URL: 'http://cats.test:8080' }, { webDistDir: distDir });
     owner = await createUser(t.db, { exactPublicLocation: true });
   });
   afterAll(async () => {
@@ -67,7 +67,7 @@ describe('link preview tags of /posts/{postId} (issue 24)', () => {
       catName: 'Minou',
       caption: 'Sleeping under the tower\nagain',
     });
-    const res = await page(post.id, { host: 'cats.test:8080' });
+    const res = await page(post.id);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -164,7 +164,10 @@ describe('link preview tags behind PUBLIC_URL', () => {
   beforeAll(async () => {
     distDir = mkdtempSync(join(tmpdir(), 'cats-web-'));
     writeFileSync(join(distDir, 'index.html'), INDEX_HTML);
-    t = await buildTestApp({ PUBLIC_URL: 'https://cats.example' }, { webDistDir: distDir });
+    t = await buildTestApp(
+      { PUBLIC_URL: 'https://cats.example', TRUST_PROXY: 'true' },
+      { webDistDir: distDir },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -177,11 +180,53 @@ describe('link preview tags behind PUBLIC_URL', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: `/posts/${post.id}`,
-      headers: { host: 'evil.example' },
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil2.example', 'x-forwarded-proto': 'http' },
     });
     const tags = metaTags(res.body);
     expect(tags['og:image']).toBe(`https://cats.example/media/${post.mediaKey}/800.webp`);
     expect(tags['og:url']).toBe(`https://cats.example/posts/${post.id}`);
     expect(res.body).not.toContain('evil.example');
+    expect(res.body).not.toContain('evil2.example');
+  });
+});
+
+describe('link preview tags without PUBLIC_URL (issue 46)', () => {
+  let distDir: string;
+  const apps: TestApp[] = [];
+
+  beforeAll(() => {
+    distDir = mkdtempSync(join(tmpdir(), 'cats-web-'));
+    writeFileSync(join(distDir, 'index.html'), INDEX_HTML);
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+    rmSync(distDir, { recursive: true, force: true });
+  });
+
+  // A forged Host (or, behind a trusted proxy, X-Forwarded-Host) must never reach the page: a cache
+  // or a chat app keeping it would send everyone who follows the link to the attacker's site.
+  it.each([
+    ['a forged Host', 'false', { host: 'evil.example' }],
+    [
+      'a forged X-Forwarded-Host behind TRUST_PROXY',
+      'true',
+      { host: 'cats.test', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    ],
+  ])('leaves out absolute URLs rather than build them from %s', async (_what, trustProxy, headers) => {
+    const t = await buildTestApp({ TRUST_PROXY: trustProxy }, { webDistDir: distDir });
+    apps.push(t);
+    const owner = await createUser(t.db);
+    const post = await createPost(t.db, owner.id, { catName: 'Minou' });
+    const res = await t.app.inject({ method: 'GET', url: `/posts/${post.id}`, headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('evil.example');
+    const tags = metaTags(res.body);
+    expect(tags).toEqual({
+      'og:type': 'article',
+      'og:site_name': 'Neighbourhood Cats',
+      'og:title': 'Minou',
+      'og:description': expect.any(String),
+      'twitter:card': 'summary',
+    });
   });
 });

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
@@ -37,15 +36,24 @@ export function previewDescription(caption: string): string {
   return `${(space > PREVIEW_DESCRIPTION_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-/** PUBLIC_URL when configured; else the origin the request came to (behind TRUST_PROXY, the proxy's). */
-export function publicOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
-  return publicUrl ? new URL(publicUrl).origin : `${request.protocol}://${request.host}`;
+/**
+ * PUBLIC_URL's origin, or undefined. Never the request's Host or X-Forwarded-Host (issue 46): anyone
+ * can name any host, and a cache or chat app that keeps the page would then send people to theirs.
+ */
+export function publicOrigin(publicUrl: string | undefined): string | undefined {
+  return publicUrl ? new URL(publicUrl).origin : undefined;
 }
 
 export interface PreviewOptions {
   publicBase: string | undefined;
-  /** Absolute origin for og:url and relative media URLs. */
-  origin: string;
+  /** PUBLIC_URL's origin for og:url and relative media URLs; without it those tags are left out. */
+  origin: string | undefined;
+}
+
+/** An absolute URL, or null when `url` is relative and there is no configured origin to put it on. */
+function absolute(url: string, origin: string | undefined): string | null {
+  if (origin) return new URL(url, origin).href;
+  return URL.canParse(url) ? url : null;
 }
 
 /** The <meta> tags for this post's page, or null when there is no such post for a stranger. */
@@ -62,15 +70,24 @@ export async function postPreviewTags(
   // The author's own description of the photo when there is one (issue 24, "Alt text").
   const imageAlt = post.altText ?? (post.catName ? `Photo of ${post.catName}` : 'Photo of a cat');
   // Only these fields of the post are read: its position (approximate for a stranger) never is.
-  const tags: [attribute: 'property' | 'name', key: string, value: string][] = [
+  // Open Graph wants absolute URLs: without PUBLIC_URL (or S3_PUBLIC_URL for the image) they are left
+  // out rather than built from the Host the request names.
+  const image = absolute(post.image.variants['800'] ?? post.imageUrl, opts.origin);
+  const url = opts.origin ? new URL(`/posts/${postId}`, opts.origin).href : null;
+  type Tag = readonly [attribute: 'property' | 'name', key: string, value: string];
+  const tags: Tag[] = [
     ['property', 'og:type', 'article'],
     ['property', 'og:site_name', 'Neighbourhood Cats'],
     ['property', 'og:title', title],
     ['property', 'og:description', previewDescription(post.caption)],
-    ['property', 'og:image', new URL(post.image.variants['800'] ?? post.imageUrl, opts.origin).href],
-    ['property', 'og:image:alt', imageAlt],
-    ['property', 'og:url', new URL(`/posts/${postId}`, opts.origin).href],
-    ['name', 'twitter:card', 'summary_large_image'],
+    ...(image
+      ? ([
+          ['property', 'og:image', image],
+          ['property', 'og:image:alt', imageAlt],
+        ] satisfies Tag[])
+      : []),
+    ...(url ? ([['property', 'og:url', url]] satisfies Tag[]) : []),
+    ['name', 'twitter:card', image ? 'summary_large_image' : 'summary'],
   ];
   return tags
     .map(([attribute, key, value]) => `<meta ${attribute}="${key}" content="${escapeAttribute(value)}" />`)
