@@ -63,13 +63,18 @@ async function openTestDatabase(
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  opts: { webDistDir?: string; streamHeartbeatMs?: number } = {},
+  opts: {
+    webDistDir?: string;
+    streamHeartbeatMs?: number;
+    /** Another storage than local disk under the data directory (an S3 bucket on s3rver). */
+    storage?: MediaStorage;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cats-app-'));
   const mediaDir = join(dataDir, 'media');
   const config = testConfig({ DATA_DIR: dataDir, ...env });
   const { handle, url, drop } = await openTestDatabase(dataDir);
-  const storage = new LocalStorage(mediaDir);
+  const storage = opts.storage ?? new LocalStorage(mediaDir);
   await seedDemoUser({ db: handle.db, storage, log: undefined as never });
   const jwtSecret = randomBytes(32).toString('hex');
   const app = await buildApp({

@@ -25,6 +25,7 @@ export const MODERATION_QUEUE_MESSAGES = {
   roleInvalid: 'Choose a role: moderator or member',
   cannotChangeAdmin: "An admin's role can only be changed on the command line (npm run admin)",
   cannotChangeSelf: 'You cannot change your own role',
+  pictureNotFound: 'This report has no picture',
 } as const;
 
 /** How many target groups one page of the queue holds. */
@@ -39,7 +40,11 @@ export const moderationQueueQuerySchema = z.object({
  * kept even after its author edits or deletes it. Fields that do not apply are null.
  */
 export const reportSnapshotViewSchema = z.object({
-  /** The picture (a post's; a cat's or profile's when the snapshot has one): 800 px, avatars 300 px. */
+  /**
+   * The picture (a post's; a cat's or profile's when the snapshot has one): 800 px, avatars 300 px.
+   * The moderators' route GET /api/moderation/reports/{reportId}/picture, never a public /media URL:
+   * it needs the bearer token (issue 46), so the web app fetches it as a blob.
+   */
   pictureUrl: z.string().nullable(),
   caption: z.string().nullable(),
   catName: z.string().nullable(),

@@ -295,6 +295,7 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
     'La cuenta de demostración compartida no se puede advertir ni suspender: todo el mundo entra con ella',
   'What was reported no longer exists': 'Lo que se denunció ya no existe',
   'This page of the queue does not exist': 'Esta página de la cola no existe',
+  'This report has no picture': 'Esta denuncia no tiene foto',
   'Write a note first': 'Escribe primero una nota',
   'A note can be at most {count} characters':
     'Una nota puede tener como máximo {count, plural, one {# carácter} other {# caracteres}}',

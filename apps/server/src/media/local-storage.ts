@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../lib/private-files.ts';
 import type { MediaStorage } from './storage.ts';
-import { assertMediaKey, MEDIA_KEY_PATTERN } from './storage.ts';
+import { assertMediaKey, isPrefixedMediaKey, MEDIA_PREFIX_PATTERN, MEDIA_ROOTS } from './storage.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   webp: 'image/webp',
@@ -72,8 +72,7 @@ export class LocalStorage implements MediaStorage {
   }
 
   async deletePrefix(prefix: string): Promise<void> {
-    if (!/^(posts|avatars)\/[a-f0-9]{16,64}$/.test(prefix))
-      throw new Error(`Invalid media prefix: ${prefix}`);
+    if (!MEDIA_PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
     await rm(join(this.root, prefix), { recursive: true, force: true });
   }
 
@@ -86,18 +85,17 @@ export class LocalStorage implements MediaStorage {
   }
 
   async listKeys(prefix: string): Promise<string[]> {
-    if (!/^(posts|avatars)\/[a-f0-9]{16,64}$/.test(prefix))
-      throw new Error(`Invalid media prefix: ${prefix}`);
+    if (!MEDIA_PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
     const names = await readdir(join(this.root, prefix)).catch(() => [] as string[]);
     // Half-written files (`*.tmp`, renamed into place once complete) are not part of the prefix yet.
     return names
       .map((name) => `${prefix}/${name}`)
-      .filter((key) => MEDIA_KEY_PATTERN.test(key))
+      .filter(isPrefixedMediaKey)
       .sort();
   }
 
   async *listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }> {
-    if (root !== 'posts' && root !== 'avatars') throw new Error(`Invalid media root: ${root}`);
+    if (!(MEDIA_ROOTS as readonly string[]).includes(root)) throw new Error(`Invalid media root: ${root}`);
     let names: string[];
     try {
       names = await readdir(join(this.root, root));

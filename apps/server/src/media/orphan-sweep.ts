@@ -1,6 +1,6 @@
 import type { Executor } from '../db/client.ts';
 import { referencedMediaPrefixes } from './media.repository.ts';
-import type { MediaStorage } from './storage.ts';
+import { MEDIA_ROOTS, type MediaStorage } from './storage.ts';
 
 /** Uploads write their files before their row; this long after the last write, a lone prefix is an orphan. */
 export const ORPHAN_GRACE_MS = 10 * 60 * 1000;
@@ -14,7 +14,8 @@ export interface OrphanSweepOptions {
 }
 
 /**
- * Deletes media prefixes under posts/ and avatars/ that no post or profile picture references and
+ * Deletes media prefixes under posts/, avatars/ and reports/ that no post, profile picture or report
+ * references and
  * that were last written more than the grace period ago (so in-flight uploads on this or another
  * instance are safe). Run at start-up: orphans come from crashes between file write and row insert,
  * and from failures whose clean-up also failed. Returns the deleted prefixes.
@@ -22,7 +23,7 @@ export interface OrphanSweepOptions {
 export async function sweepOrphanMedia(opts: OrphanSweepOptions): Promise<string[]> {
   const cutoff = (opts.now ?? new Date()).getTime() - (opts.graceMs ?? ORPHAN_GRACE_MS);
   const deleted: string[] = [];
-  for (const root of ['posts', 'avatars']) {
+  for (const root of MEDIA_ROOTS) {
     const candidates: string[] = [];
     for await (const { prefix, modifiedAt } of opts.storage.listPrefixes(root)) {
       if (modifiedAt.getTime() < cutoff) candidates.push(prefix);

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type * as AwsS3 from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { MediaStorage } from './storage.ts';
-import { assertMediaKey } from './storage.ts';
+import { assertMediaKey, MEDIA_PREFIX_PATTERN, MEDIA_ROOTS } from './storage.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -14,8 +14,6 @@ export interface S3StorageOptions {
   accessKeyId?: string | undefined;
   secretAccessKey?: string | undefined;
 }
-
-const PREFIX_PATTERN = /^(posts|avatars)\/[a-f0-9]{16,64}$/;
 
 function isNotFound(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -141,7 +139,7 @@ export class S3Storage implements MediaStorage {
   }
 
   async deletePrefix(prefix: string): Promise<void> {
-    if (!PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
+    if (!MEDIA_PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
     const keys: string[] = [];
     for await (const object of this.listObjects(`${prefix}/`)) keys.push(object.Key!);
     const { sdk, client } = await this.ready;
@@ -153,14 +151,14 @@ export class S3Storage implements MediaStorage {
   }
 
   async listKeys(prefix: string): Promise<string[]> {
-    if (!PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
+    if (!MEDIA_PREFIX_PATTERN.test(prefix)) throw new Error(`Invalid media prefix: ${prefix}`);
     const keys: string[] = [];
     for await (const object of this.listObjects(`${prefix}/`)) keys.push(object.Key!);
     return keys.sort();
   }
 
   async *listPrefixes(root: string): AsyncIterable<{ prefix: string; modifiedAt: Date }> {
-    if (root !== 'posts' && root !== 'avatars') throw new Error(`Invalid media root: ${root}`);
+    if (!(MEDIA_ROOTS as readonly string[]).includes(root)) throw new Error(`Invalid media root: ${root}`);
     // Objects come back in key order, so one prefix's variants are contiguous.
     let current: { prefix: string; modifiedAt: Date } | null = null;
     for await (const object of this.listObjects(`${root}/`)) {

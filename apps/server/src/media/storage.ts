@@ -28,8 +28,23 @@ export interface MediaStorage {
   close?(): Promise<void>;
 }
 
-/** Keys come from our own hashes; anything else is refused before it reaches a file system or bucket. */
+/**
+ * Keys the public /media route serves: posts' and profile pictures' variants. Keys come from our own
+ * hashes; anything else is refused before it reaches a file system or bucket.
+ */
 export const MEDIA_KEY_PATTERN = /^(posts|avatars)\/[a-f0-9]{16,64}\/[a-z0-9]{1,12}\.(webp|jpg|png)$/;
+
+/**
+ * A reported picture as it was when reported (issue 46): a private copy, under a random prefix of its
+ * own, that only moderators read (GET /api/moderation/reports/{reportId}/picture). Deliberately not a
+ * MEDIA_KEY_PATTERN key, so the public /media route never serves one, and unguessable for a public
+ * bucket: once the post is purged its own prefix goes, and nobody else reaches the picture.
+ */
+export const REPORT_PICTURE_KEY_PATTERN = /^reports\/[a-f0-9]{64}\/picture\.webp$/;
+
+/** Roots under which media prefixes live; each prefix holds one upload's variants (or a report's copy). */
+export const MEDIA_ROOTS = ['posts', 'avatars', 'reports'] as const;
+export const MEDIA_PREFIX_PATTERN = /^(posts|avatars|reports)\/[a-f0-9]{16,64}$/;
 
 /**
  * Data exports (issue 24): a random key per export. Deliberately not a MEDIA_KEY_PATTERN key, so the public
@@ -37,8 +52,11 @@ export const MEDIA_KEY_PATTERN = /^(posts|avatars)\/[a-f0-9]{16,64}\/[a-z0-9]{1,
  */
 export const EXPORT_KEY_PATTERN = /^exports\/[a-f0-9]{64}\.zip$/;
 
-/** Every key the storage accepts: media variants and data exports. */
+/** A key under a prefix: a public variant or a report's private copy. */
+export const isPrefixedMediaKey = (key: string): boolean =>
+  MEDIA_KEY_PATTERN.test(key) || REPORT_PICTURE_KEY_PATTERN.test(key);
+
+/** Every key the storage accepts: media variants, reports' pictures and data exports. */
 export function assertMediaKey(key: string): void {
-  if (!MEDIA_KEY_PATTERN.test(key) && !EXPORT_KEY_PATTERN.test(key))
-    throw new Error(`Invalid media key: ${key}`);
+  if (!isPrefixedMediaKey(key) && !EXPORT_KEY_PATTERN.test(key)) throw new Error(`Invalid media key: ${key}`);
 }

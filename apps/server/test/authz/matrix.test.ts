@@ -1135,6 +1135,29 @@ const ROWS: Row[] = [
     scene: withQueuedReport('moderator', () => json('GET', '/api/moderation/stats')),
   },
   {
+    // Issue 46: a report's picture reaches moderators only, whatever becomes of the post.
+    route: 'GET /api/moderation/reports/:reportId/picture',
+    expect: moderatorsOnly({ status: 200, writes: 'none' }),
+    demoRefusedAsStranger: true,
+    scene: async (ctx) => {
+      const owner = await ctx.staff('moderator', OWNER_PASSWORD);
+      const [author, reporter] = [await ctx.person(), await ctx.person()];
+      const post = await ctx.post(author);
+      const res = await call(ctx.t.app, reporter.headers, 'POST', '/api/reports', {
+        targetType: 'post',
+        targetId: post._id,
+        reason: 'spam',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const { reportId } = res.json() as { reportId: string };
+      return {
+        owner,
+        ownerIds: [owner.user.id],
+        request: () => json('GET', `/api/moderation/reports/${reportId}/picture`),
+      };
+    },
+  },
+  {
     route: 'POST /api/moderation/notes',
     expect: { ...moderatorsOnly(201), owner: 201 },
     demoRefusedAsStranger: true,

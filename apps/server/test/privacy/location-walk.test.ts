@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import {
   CAT_SUGGESTION_METRES,
   DEMO_USER_ID,
@@ -69,6 +69,8 @@ describe('the location rule on every GET route', () => {
   const ids = {} as Record<Name, string>;
   let viewers: WalkViewer[];
   let groupId: string;
+  /** The reports of the secrets (issue 27), for the moderators' routes. */
+  let reportIds: string[] = [];
   const secrets: Secret[] = [];
   /**
    * Luna: the owner's household cat; Milo: the member's. Their home points lie near two secrets. Twin:
@@ -425,18 +427,43 @@ describe('the location rule on every GET route', () => {
 
     // Issue 27: every secret is reported (by someone outside the walk) with a snapshot that holds its
     // exact place, as a report's copy of a post might: the moderation queue must not pass it on.
+    // Each names its post's picture (issue 46), which moderators read through their own route: the
+    // walk checks its bytes too (re-encoded, without the photo's GPS).
     const reporter = await createUser(t.db);
-    await t.db.insert(reports).values(
-      secrets.map((s) => ({
-        reporterId: reporter.id,
-        targetType: 'post',
-        targetId: s.id,
-        targetUserId: s.authorId,
-        reason: 'private_information',
-        note: 'Shows where I live.',
-        snapshot: { caption: s.name, latitude: s.latitude, longitude: s.longitude },
-      })),
+    const mediaKeys = new Map(
+      (
+        await t.db
+          .select({ id: posts.id, mediaKey: posts.mediaKey })
+          .from(posts)
+          .where(
+            inArray(
+              posts.id,
+              secrets.map((s) => s.id),
+            ),
+          )
+      ).map((p) => [p.id, p.mediaKey]),
     );
+    reportIds = (
+      await t.db
+        .insert(reports)
+        .values(
+          secrets.map((s) => ({
+            reporterId: reporter.id,
+            targetType: 'post',
+            targetId: s.id,
+            targetUserId: s.authorId,
+            reason: 'private_information',
+            note: 'Shows where I live.',
+            snapshot: {
+              caption: s.name,
+              latitude: s.latitude,
+              longitude: s.longitude,
+              mediaKey: mediaKeys.get(s.id),
+            },
+          })),
+        )
+        .returning({ id: reports.id })
+    ).map((r) => r.id);
 
     const blockedWith: Record<Name, string[]> = {
       owner: [ids.blocked],
@@ -546,6 +573,7 @@ describe('the location rule on every GET route', () => {
           page: ['1', '2'],
           clusterId: clusterIdsFor(viewer),
           catId: [cats.luna, cats.milo, cats.twin],
+          reportId: reportIds,
         },
         queries: {
           user: authors.map((a) => `user=${a}&pagenum=1`),

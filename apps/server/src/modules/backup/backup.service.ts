@@ -32,7 +32,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { migrationsFolder } from '../../db/client.ts';
 import { openPglite } from '../../db/pglite-thread.ts';
 import { PRIVATE_FILE_MODE } from '../../lib/private-files.ts';
-import type { MediaStorage } from '../../media/storage.ts';
+import { MEDIA_ROOTS, type MediaStorage } from '../../media/storage.ts';
 import * as repo from './backup.repository.ts';
 import { runDeferredDeletions } from './deferred-deletions.ts';
 
@@ -477,7 +477,7 @@ export async function nonEmptyTargets(target: RestoreTarget): Promise<string[]> 
   if (target.storage.kind === 'local') {
     if (target.mediaDir) {
       const names = ((await readdir(target.mediaDir).catch(() => [])) as string[]).filter((n) =>
-        ['posts', 'avatars', 'exports'].includes(n),
+        [...MEDIA_ROOTS, 'exports'].includes(n),
       );
       for (const name of names) {
         if (((await readdir(join(target.mediaDir, name)).catch(() => [])) as string[]).length > 0)
@@ -485,7 +485,7 @@ export async function nonEmptyTargets(target: RestoreTarget): Promise<string[]> 
       }
     }
   } else {
-    for (const root of ['posts', 'avatars'] as const) {
+    for (const root of MEDIA_ROOTS) {
       for await (const { prefix } of target.storage.listPrefixes(root)) {
         found.push(`the bucket (it holds ${prefix}/ and maybe more)`);
         break;

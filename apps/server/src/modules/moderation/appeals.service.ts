@@ -53,8 +53,12 @@ function thumbnailOf(
   snapshot: Record<string, unknown> | null,
   publicBase: string | undefined,
 ): string | null {
-  const key = snapshot?.mediaKey;
-  return typeof key === 'string' ? mediaUrl(publicBase, variantKey(key, THUMBNAIL_WIDTH)) : null;
+  // The post's own files, never the report's private copy (reports/, issue 46): the author sees the
+  // picture while the post is there; once it is purged, nobody but the moderators does.
+  const key = [snapshot?.mediaKey, snapshot?.sourceKey].find(
+    (k): k is string => typeof k === 'string' && k.startsWith('posts/'),
+  );
+  return key ? mediaUrl(publicBase, variantKey(key, THUMBNAIL_WIDTH)) : null;
 }
 
 function toAppeal(row: repo.AppealRow): Appeal {

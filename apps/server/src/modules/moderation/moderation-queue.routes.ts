@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  MODERATION_QUEUE_MESSAGES,
   createModerationNoteSchema,
+  moderationReportParamsSchema,
   moderationNoteResponseSchema,
   moderationQueueQuerySchema,
   moderationQueueResponseSchema,
   moderationStatsSchema,
 } from '@cats/contracts';
 import { caller, requireAuth } from '../../plugins/auth.ts';
+import { sendMessage } from '../../plugins/error-handler.ts';
 import * as queue from './moderation-queue.service.ts';
+import { reportPicture } from './reports.service.ts';
 import { requireModerator } from './staff-roles.ts';
 
 const security = [{ bearer: [] }];
@@ -47,6 +51,31 @@ export const moderationQueueRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => queue.queueStats(deps),
+  );
+
+  // Issue 46: a report's picture reaches moderators only, through this route; the answer is private
+  // and not stored (privateAnswersPlugin), unlike /media's year of public caching.
+  app.get(
+    '/moderation/reports/:reportId/picture',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A report's picture as it was reported, kept after the post is deleted (WebP)",
+        params: moderationReportParamsSchema,
+        produces: ['image/webp'],
+      },
+    },
+    async (request, reply) => {
+      const picture = await reportPicture(
+        { db: app.database.db, storage: app.storage },
+        request.params.reportId,
+      );
+      if (!picture) return sendMessage(request, reply, 404, MODERATION_QUEUE_MESSAGES.pictureNotFound);
+      reply.header('x-content-type-options', 'nosniff').type(picture.contentType);
+      if (picture.size !== undefined) reply.header('content-length', picture.size);
+      return reply.send(picture.body);
+    },
   );
 
   app.post(

@@ -11,7 +11,6 @@ import {
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
-import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import * as repo from './moderation-queue.repository.ts';
 
@@ -45,12 +44,13 @@ const text = (value: unknown): string | null => (typeof value === 'string' ? val
  * still shows what it has: mediaKey (a post's or a cat's picture, a profile's avatars/ key), caption,
  * catName, altText, body or text (a comment), username, name, description or bio.
  */
-export function snapshotView(snapshot: unknown, publicBase: string | undefined): ReportSnapshotView {
+export function snapshotView(snapshot: unknown, reportId: string): ReportSnapshotView {
   const s = (snapshot && typeof snapshot === 'object' ? snapshot : {}) as Record<string, unknown>;
   const key = text(s.mediaKey) ?? text(s.profilePicKey) ?? text(s.coverMediaKey);
-  const width = key?.startsWith('avatars/') ? 300 : 800;
   return {
-    pictureUrl: key ? mediaUrl(publicBase, variantKey(key, width)) : null,
+    // Through the moderators' route only (issue 46), never a public /media URL: once the post is
+    // purged, nobody else may reach its picture.
+    pictureUrl: key ? `/api/moderation/reports/${reportId}/picture` : null,
     caption: text(s.caption),
     catName: text(s.catName),
     altText: text(s.altText),
@@ -95,7 +95,7 @@ export async function listQueue(
         authorRow?.targetUserId && authorRow.targetUsername
           ? { _id: authorRow.targetUserId, username: authorRow.targetUsername }
           : null,
-      snapshot: snapshotView(first.snapshot, deps.publicBase),
+      snapshot: snapshotView(first.snapshot, first.id),
       reports: open.map((r) => ({
         _id: r.id,
         reporter: { _id: r.reporterId, username: r.reporterUsername },

@@ -166,7 +166,8 @@ describe('moderation queue', () => {
       expect(postGroup.snapshot).toMatchObject({
         caption: 'Original caption',
         catName: 'Tom',
-        pictureUrl: `/media/${post.mediaKey}/800.webp`,
+        // The moderators' route (issue 46), never the post's public URL.
+        pictureUrl: `/api/moderation/reports/${older.id}/picture`,
         text: null,
       });
       expect(postGroup.reports.map((r) => [r.reporter.username, r.reason, r.note])).toEqual([

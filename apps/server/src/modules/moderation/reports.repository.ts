@@ -244,3 +244,37 @@ export async function autoHideIfTrustedReports(
   );
   return rowsOf(result).length > 0;
 }
+
+/**
+ * Points the report's snapshot at its private copy of the picture (issue 46), in place of the post's or
+ * profile's own key, unless the snapshot changed meanwhile (a second report replaced it). The public
+ * key stays as sourceKey, a plain name that keeps no file: the author's statement shows the picture
+ * from it for as long as the post is there. True when done.
+ */
+export async function keepReportPicture(
+  db: Executor,
+  reportId: string,
+  source: { field: 'mediaKey' | 'profilePicKey'; prefix: string },
+  copyPrefix: string,
+): Promise<boolean> {
+  const result = await db.execute(sql`
+    update ${reports}
+    set snapshot = (snapshot - 'profilePicKey')
+      || jsonb_build_object('mediaKey', ${copyPrefix}::text, 'sourceKey', ${source.prefix}::text)
+    where id = ${reportId} and snapshot ->> ${source.field} = ${source.prefix}
+    returning id`);
+  return rowsOf(result).length > 0;
+}
+
+/** The key of the report's picture, or null when there is no such report or it has no picture. */
+export async function findReportPictureKey(db: Executor, reportId: string): Promise<string | null> {
+  const [row] = await db
+    .select({
+      key: sql<
+        string | null
+      >`coalesce(${reports.snapshot} ->> 'mediaKey', ${reports.snapshot} ->> 'profilePicKey', ${reports.snapshot} ->> 'coverMediaKey')`,
+    })
+    .from(reports)
+    .where(eq(reports.id, reportId));
+  return row?.key ?? null;
+}

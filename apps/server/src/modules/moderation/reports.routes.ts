@@ -14,7 +14,7 @@ async function refuseDemo(request: FastifyRequest) {
 /** Reporting a post, a comment, a person or a cat's page (issue 27, "Reporting"). */
 export const reportsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireAuth);
-  const deps: reports.ReportsDeps = { db: app.database.db };
+  const deps: reports.ReportsDeps = { db: app.database.db, storage: app.storage, log: app.log };
 
   app.post(
     '/reports',

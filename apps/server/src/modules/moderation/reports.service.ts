@@ -1,18 +1,73 @@
 import {
+  isUuid,
   MODERATION_MESSAGES,
   REPORTS_PER_HOUR,
   type ReportReason,
   type ReportReceipt,
   type ReportTargetType,
 } from '@cats/contracts';
+import { randomBytes } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
 import { forbidden, notFound, RateLimitError } from '../../lib/http-errors.ts';
+import { isPrefixedMediaKey, type MediaStorage } from '../../media/storage.ts';
+import { variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import * as social from '../social/social.repository.ts';
 import * as repo from './reports.repository.ts';
 
 export interface ReportsDeps {
   db: Database;
+  storage: MediaStorage;
+  log?: FastifyBaseLogger | undefined;
+}
+
+/** The file a moderator sees of a report's picture: the post's 800 px variant, a profile's 300 px one. */
+const REPORT_PICTURE_FILE = 'picture.webp';
+export const reportPictureKey = (prefix: string): string => `${prefix}/${REPORT_PICTURE_FILE}`;
+
+/** The public picture a fresh snapshot names (a post's, a profile's), if any. */
+function publicPictureOf(
+  snapshot: Record<string, unknown>,
+): { field: 'mediaKey' | 'profilePicKey'; prefix: string } | null {
+  for (const field of ['mediaKey', 'profilePicKey'] as const) {
+    const prefix = snapshot[field];
+    if (typeof prefix === 'string' && /^(posts|avatars)\//.test(prefix)) return { field, prefix };
+  }
+  return null;
+}
+
+/**
+ * Issue 46: the report keeps a private copy of the picture, under a random reports/ prefix only the
+ * moderators' route reads, and its snapshot names that copy instead of the post's or profile's own
+ * files. Nothing then holds those files once the post is purged or the picture changed: they go, and
+ * the public /media URL answers 404 like any unknown key. Done after the report's transaction, so no
+ * lock is held during storage I/O; a copy that fails leaves the snapshot naming the public files
+ * (moderators still see them, and they are kept as before).
+ */
+async function keepPrivateCopy(
+  deps: ReportsDeps,
+  reportId: string,
+  snapshot: Record<string, unknown>,
+): Promise<void> {
+  const source = publicPictureOf(snapshot);
+  if (!source) return;
+  let copyPrefix: string | null = null;
+  try {
+    const width = source.prefix.startsWith('avatars/') ? 300 : 800;
+    const object = await deps.storage.get(variantKey(source.prefix, width));
+    if (!object) return;
+    copyPrefix = `reports/${randomBytes(32).toString('hex')}`;
+    await deps.storage.put(reportPictureKey(copyPrefix), await buffer(object.body), 'image/webp');
+    if (!(await repo.keepReportPicture(deps.db, reportId, source, copyPrefix))) {
+      await deps.storage.deletePrefix(copyPrefix);
+    }
+  } catch (err) {
+    deps.log?.warn({ err, reportId }, 'report: the private copy of the picture was not made');
+    // Unreferenced: the orphan sweep removes it if this fails too.
+    if (copyPrefix) await deps.storage.deletePrefix(copyPrefix).catch(() => {});
+  }
 }
 
 /** The body as createReportSchema leaves it: note trimmed, blockAuthor defaulted. */
@@ -58,7 +113,7 @@ export async function report(
 ): Promise<ReportOutcome> {
   const targetId = input.targetId.toLowerCase();
   const reporterId = reporter.userId;
-  return deps.db.transaction(async (tx) => {
+  const { outcome, snapshot } = await deps.db.transaction(async (tx) => {
     await repo.lockReporter(tx, reporterId);
     // Counted in the database, so the limit holds across instances; updates count as sends.
     const recent = await repo.reportsInLastHour(tx, reporterId);
@@ -89,7 +144,7 @@ export async function report(
     if (input.targetType === 'post' || input.targetType === 'comment') {
       await repo.autoHideIfTrustedReports(tx, input.targetType, targetId);
     }
-    return {
+    const outcome: ReportOutcome = {
       created: !saved.updated,
       receipt: {
         reportId: saved.id,
@@ -98,5 +153,24 @@ export async function report(
         message: saved.updated ? MODERATION_MESSAGES.reportUpdated : MODERATION_MESSAGES.reported,
       },
     };
+    return { outcome, snapshot: target.snapshot };
   });
+  await keepPrivateCopy(deps, outcome.receipt.reportId, snapshot);
+  return outcome;
+}
+
+/**
+ * The picture of a report as it was reported, for moderators (issue 46): its private copy, or for a
+ * report made before copies were kept, the public variant it names. null when there is none.
+ */
+export async function reportPicture(
+  deps: Pick<ReportsDeps, 'db' | 'storage'>,
+  reportId: string,
+): Promise<Awaited<ReturnType<MediaStorage['get']>>> {
+  if (!isUuid(reportId)) return null;
+  const prefix = await repo.findReportPictureKey(deps.db, reportId.toLowerCase());
+  if (!prefix) return null;
+  if (prefix.startsWith('reports/')) return deps.storage.get(reportPictureKey(prefix));
+  const key = variantKey(prefix, prefix.startsWith('avatars/') ? 300 : 800);
+  return isPrefixedMediaKey(key) ? deps.storage.get(key) : null;
 }

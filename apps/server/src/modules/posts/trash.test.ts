@@ -314,7 +314,7 @@ describe('the trash sweep', () => {
     expect(await t.db.$count(posts, eq(posts.id, b._id))).toBe(1);
   });
 
-  it('keeps the picture of a reported post after the purge, for the moderators and the appeal', async () => {
+  it("purges a reported post's files too: its picture stays for the moderators only (issue 46)", async () => {
     const owner = await createUser(t.db);
     const reporter = await createUser(t.db);
     const own = await headersOf(owner);
@@ -335,7 +335,21 @@ describe('the trash sweep', () => {
 
     expect(await sweepTrash({ db: t.db, storage: t.storage })).toBe(1);
     expect(await t.db.$count(posts, eq(posts.id, post._id))).toBe(0);
-    expect(await t.storage.exists(`${key}/64.webp`)).toBe(true);
+    // Public, immutable and signed-out before issue 46; now gone like any unknown key.
+    const url = `/media/${key}/800.webp`;
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    expect(await t.storage.exists(`${key}/64.webp`)).toBe(false);
+    // The moderators' own copy (report-pictures.test.ts follows it further).
+    const { reportId } = reported.json() as { reportId: string };
+    const moderator = await createUser(t.db, { role: 'moderator' });
+    const picture = await call(
+      t.app,
+      await headersOf(moderator),
+      'GET',
+      `/api/moderation/reports/${reportId}/picture`,
+    );
+    expect(picture.statusCode).toBe(200);
+    expect(picture.headers['content-type']).toBe('image/webp');
   });
 
   it('is safe with several instances sweeping at once: each post is purged once', async () => {
