@@ -13,6 +13,7 @@ import { sweepOrphanMedia } from './media/orphan-sweep.ts';
 import { finishBackup, writeBackup } from './modules/backup/backup.service.ts';
 import { listenForBackups, probeSocket, socketPath } from './modules/backup/backup-socket.ts';
 import { deferDeletionsDuringBackups, runDeferredDeletions } from './modules/backup/deferred-deletions.ts';
+import { privatiseOldReportPictures } from './modules/moderation/reports.service.ts';
 import { resolveJwtSecret } from './secrets.ts';
 import { seed, seedDemoUser } from './seed/seed.ts';
 import { keepSampleAlertUp } from './seed/sample-missing.ts';
@@ -89,6 +90,9 @@ export async function bootstrap(config: Config): Promise<FastifyInstance> {
       process.exitCode = 1;
       void app.close();
     });
+    // Reports from before issue 46 get private copies of their pictures; the sweep below then removes
+    // the purged posts' files they alone held.
+    await privatiseOldReportPictures({ db: database.db, storage, log: app.log });
     // Files written before a crash whose post row never came: removed before anything new is written.
     await sweepOrphanMedia({
       db: database.db,

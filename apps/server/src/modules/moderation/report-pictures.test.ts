@@ -20,6 +20,7 @@ import { sweepOrphanMedia } from '../../media/orphan-sweep.ts';
 import { S3Storage } from '../../media/s3-storage.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { sweepTrash } from '../posts/trash.service.ts';
+import { privatiseOldReportPictures } from './reports.service.ts';
 
 /**
  * Issue 46, "Files and links": a report's picture goes to moderators only, through an authenticated
@@ -218,6 +219,50 @@ describe.each(['local', 's3'] as const)('report pictures on %s storage (issue 46
     await upload();
     expect((await as(null, `/media/${first}/300.webp`)).statusCode).toBe(404);
     expect(await moderatorSees(reportId)).toBe(300);
+  });
+
+  it("takes an older report's picture private at start-up: the purged post's files then go", async () => {
+    const post = await uploadPost(
+      t.app,
+      await authHeader(t.app, author.id),
+      await smallJpeg((seed += 1), 900),
+    );
+    const [{ key }] = (await t.db
+      .select({ key: posts.mediaKey })
+      .from(posts)
+      .where(eq(posts.id, post._id))) as [{ key: string }];
+    // A report as made before issue 46: its snapshot names the post's own files, which kept them.
+    const [old] = await t.db
+      .insert(reports)
+      .values({
+        reporterId: reporter.id,
+        targetType: 'post',
+        targetId: post._id,
+        targetUserId: author.id,
+        reason: 'spam',
+        snapshot: { caption: 'Old', mediaKey: key },
+      })
+      .returning({ id: reports.id });
+    await t.db.delete(posts).where(eq(posts.id, post._id));
+    const future = new Date(Date.now() + DAY);
+    expect(await sweepOrphanMedia({ db: t.db, storage: t.storage, now: future })).not.toContain(key);
+    expect((await as(null, `/media/${key}/800.webp`)).statusCode).toBe(200);
+
+    // What bootstrap.ts runs before its orphan sweep; twice changes nothing more.
+    expect(await privatiseOldReportPictures({ db: t.db, storage: t.storage })).toBeGreaterThanOrEqual(1);
+    expect(await privatiseOldReportPictures({ db: t.db, storage: t.storage })).toBe(0);
+    expect(await sweepOrphanMedia({ db: t.db, storage: t.storage, now: future })).toContain(key);
+    expect((await as(null, `/media/${key}/800.webp`)).statusCode).toBe(404);
+    expect(await moderatorSees(old!.id)).toBe(800);
+    const [row] = await t.db
+      .select({ snapshot: reports.snapshot })
+      .from(reports)
+      .where(eq(reports.id, old!.id));
+    expect(row!.snapshot).toMatchObject({
+      caption: 'Old',
+      sourceKey: key,
+      mediaKey: expect.stringMatching(/^reports\//),
+    });
   });
 
   it("lets the orphan sweep remove a report's copy once no report names it", async () => {

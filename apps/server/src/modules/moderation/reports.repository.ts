@@ -278,3 +278,26 @@ export async function findReportPictureKey(db: Executor, reportId: string): Prom
     .where(eq(reports.id, reportId));
   return row?.key ?? null;
 }
+
+/**
+ * Reports whose snapshot still names a post's or profile's own files (made before issue 46), after
+ * `afterId` in id order, a page at a time.
+ */
+export async function reportsNamingPublicPictures(
+  db: Executor,
+  afterId: string,
+  limit: number,
+): Promise<{ id: string; snapshot: Record<string, unknown> }[]> {
+  return db
+    .select({ id: reports.id, snapshot: sql<Record<string, unknown>>`${reports.snapshot}` })
+    .from(reports)
+    .where(
+      and(
+        gt(reports.id, afterId),
+        sql`(${reports.snapshot} ->> 'mediaKey' ~ '^(posts|avatars)/'
+          or ${reports.snapshot} ->> 'profilePicKey' ~ '^(posts|avatars)/')`,
+      ),
+    )
+    .orderBy(reports.id)
+    .limit(limit);
+}

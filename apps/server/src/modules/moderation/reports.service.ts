@@ -160,6 +160,26 @@ export async function report(
 }
 
 /**
+ * Reports made before issue 46 named the post's or profile's own files, which then stayed public after
+ * a purge. Run at start-up, before the orphan sweep: each gets its private copy like a new report, and
+ * the sweep then removes the files only such a report held. Idempotent, and safe on several instances
+ * at once (keepPrivateCopy's update wins once). Returns how many were looked at.
+ */
+export async function privatiseOldReportPictures(deps: ReportsDeps): Promise<number> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  let seen = 0;
+  for (;;) {
+    const page = await repo.reportsNamingPublicPictures(deps.db, after, 100);
+    for (const { id, snapshot } of page) await keepPrivateCopy(deps, id, snapshot);
+    seen += page.length;
+    if (page.length < 100) break;
+    after = page.at(-1)!.id;
+  }
+  if (seen > 0) deps.log?.info({ seen }, 'reports: older reports now keep private copies of their pictures');
+  return seen;
+}
+
+/**
  * The picture of a report as it was reported, for moderators (issue 46): its private copy, or for a
  * report made before copies were kept, the public variant it names. null when there is none.
  */
