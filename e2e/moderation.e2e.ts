@@ -53,6 +53,13 @@ describe('moderation decisions and appeals', () => {
     const modPage = await signedInPage(suite.browser, url, mod, DESKTOP);
     await modPage.goto('/moderation');
     const queued = modPage.getByRole('article', { name: `Post by ${author.username}` });
+    // The reported picture comes through the moderators' route with the token (issue 46), as a blob
+    // URL the browser decoded: an <img> pointing at the route itself could not send the token.
+    const reported = queued.locator('img.queue-card__picture');
+    await expect
+      .poll(() => reported.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0)))
+      .toBeGreaterThan(0);
+    expect(await reported.getAttribute('src')).toMatch(/^blob:/);
     await queued.getByRole('checkbox', { name: 'Remove' }).check();
     await queued
       .getByRole('group', { name: 'Rule broken' })

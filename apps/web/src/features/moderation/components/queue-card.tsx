@@ -1,8 +1,10 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { QueueGroup } from '@cats/contracts';
+import { useObjectUrl } from '../../../components/post/crop/use-object-url.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
+import { useReportPicture } from '../api/get-report-picture.ts';
 import { ActionsForm } from './actions-form.tsx';
 import { ModerationNotes } from './moderation-notes.tsx';
 import { ACTION_LABELS, TARGET_LABELS } from './labels.ts';
@@ -22,6 +24,24 @@ function targetLink(group: QueueGroup): string | null {
   }
 }
 
+/**
+ * The reported picture, fetched with the moderator's token (an <img> cannot send it, issue 46) and
+ * shown from memory; the box keeps its place while it loads.
+ */
+function ReportPicture({ url, alt }: { url: string; alt: string }) {
+  const picture = useReportPicture(url);
+  const src = useObjectUrl(picture.data ?? null);
+  if (picture.isError) {
+    return (
+      <p className="queue-card__picture queue-card__picture--missing muted">
+        <Message id="moderation.snapshot.pictureFailed" defaultMessage="The picture could not be loaded." />
+      </p>
+    );
+  }
+  if (!src) return <div className="queue-card__picture" aria-busy="true" />;
+  return <img className="queue-card__picture" src={src} alt={alt} />;
+}
+
 /** The reported content as it was when reported. */
 function Snapshot({ group }: { group: QueueGroup }) {
   const { snapshot } = group;
@@ -36,7 +56,7 @@ function Snapshot({ group }: { group: QueueGroup }) {
       : t({ id: 'moderation.snapshot.picture', defaultMessage: 'The reported picture' }));
   return (
     <div className="queue-card__snapshot">
-      {snapshot.pictureUrl && <img className="queue-card__picture" src={snapshot.pictureUrl} alt={alt} />}
+      {snapshot.pictureUrl && <ReportPicture url={snapshot.pictureUrl} alt={alt} />}
       <div className="queue-card__snapshot-text">
         {snapshot.name && <p className="queue-card__name">{snapshot.name}</p>}
         {snapshot.catName && <p className="queue-card__name">{snapshot.catName}</p>}

@@ -23,7 +23,7 @@ const group: QueueGroup = {
   targetId: 'p1',
   author: { _id: 'u-author', username: 'gato_malaga' },
   snapshot: {
-    pictureUrl: '/media/posts/abc/800.webp',
+    pictureUrl: '/api/moderation/reports/r1/picture',
     caption: 'Pimienta found the only shade in town.',
     catName: 'Pimienta',
     altText: null,
@@ -107,10 +107,12 @@ function api({
   appeals = [] as ModeratorAppeal[],
   decide = () => Response.json({ appeal: {} }) as Response,
   restore = () => Response.json({}) as Response,
+  picture = () => new Response('webp bytes', { headers: { 'content-type': 'image/webp' } }),
 } = {}) {
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/profile/getMyProfile')
       return Response.json({ _id: 'me', username: 'me', isDemo: false, role });
+    if (url === '/api/moderation/reports/r1/picture') return picture();
     if (url.startsWith('/api/moderation/reports/r1/actions')) return actions();
     if (role === 'member')
       return Response.json({ message: MODERATION_MESSAGES.notModerator }, { status: 403 });
@@ -150,6 +152,14 @@ function api({
 
 function setup() {
   authStore.set({ accessToken: 't', userId: 'me' });
+  // jsdom has no object URLs: the picture's Blob gets a stand-in one.
+  vi.stubGlobal(
+    'URL',
+    Object.assign(class extends URL {}, {
+      createObjectURL: vi.fn(() => 'blob:report-picture'),
+      revokeObjectURL: vi.fn(),
+    }),
+  );
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
@@ -177,11 +187,14 @@ describe('ModerationPage', () => {
   });
 
   it('shows a reported thing as reported: the picture and caption, the reporter and note, strikes and notes', async () => {
-    api();
+    const { fetchMock } = api();
     setup();
     const card = await screen.findByRole('article', { name: 'Post by gato_malaga' });
-    const picture = within(card).getByRole('img', { name: 'Photo of Pimienta' });
-    expect(picture.getAttribute('src')).toBe('/media/posts/abc/800.webp');
+    // Fetched with the token (an <img> cannot send it, issue 46), shown from an object URL.
+    const picture = await within(card).findByRole('img', { name: 'Photo of Pimienta' });
+    expect(picture.getAttribute('src')).toBe('blob:report-picture');
+    const [, init] = fetchMock.mock.calls.find(([url]) => url === '/api/moderation/reports/r1/picture')!;
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer t');
     expect(within(card).getByText('Pimienta found the only shade in town.')).toBeTruthy();
     expect(within(card).getByText('tom.tabby')).toBeTruthy();
     expect(within(card).getByText(/Shows someone's home or private information/)).toBeTruthy();
@@ -192,6 +205,17 @@ describe('ModerationPage', () => {
     // Moderators see no Team section; no warning for a report 3 hours old.
     expect(screen.queryByRole('heading', { name: 'Team' })).toBeNull();
     expect(screen.queryByText(/has waited more than 20 hours/)).toBeNull();
+  });
+
+  it('says so when the reported picture cannot be loaded, and keeps the rest of the card', async () => {
+    api({
+      picture: () => Response.json({ message: 'This report has no picture' }, { status: 404 }),
+    });
+    setup();
+    const card = await screen.findByRole('article', { name: 'Post by gato_malaga' });
+    expect(await within(card).findByText('The picture could not be loaded.')).toBeTruthy();
+    expect(within(card).queryByRole('img')).toBeNull();
+    expect(within(card).getByText('Pimienta found the only shade in town.')).toBeTruthy();
   });
 
   it('warns when the oldest report has waited more than 20 hours, and shows admins the team', async () => {
