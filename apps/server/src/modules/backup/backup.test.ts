@@ -17,6 +17,7 @@ import {
   deferredMediaDeletions,
   likes,
   posts,
+  reports,
   users,
 } from '../../db/schema/index.ts';
 import { LocalStorage } from '../../media/local-storage.ts';
@@ -399,7 +400,27 @@ describe('media on S3', { timeout: 120_000 }, () => {
   });
 
   it('round-trips: restored into a bucket, backed up from it, restored to disk, byte for byte', async () => {
-    await upload(await authHeader(t.app, (await createUser(t.db)).id), 'photo-gps.jpg', 'to S3 and back');
+    const postId = await upload(
+      await authHeader(t.app, (await createUser(t.db)).id),
+      'photo-gps.jpg',
+      'to S3 and back',
+    );
+    // A report's private copy of the picture (issue 46) travels with the backup like a post's files.
+    const reported = await t.app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      headers: await authHeader(t.app, (await createUser(t.db)).id),
+      payload: { targetType: 'post', targetId: postId, reason: 'spam' },
+    });
+    expect(reported.statusCode, reported.body).toBe(201);
+    const [report] = await t.db
+      .select({ snapshot: reports.snapshot })
+      .from(reports)
+      .where(eq(reports.id, (reported.json() as { reportId: string }).reportId));
+    const copy = (report!.snapshot as { mediaKey: string }).mediaKey;
+    expect(copy).toMatch(/^reports\//);
+    const copyFiles = await filesOf(t.storage, copy);
+    expect(copyFiles.size).toBe(1);
     const local = join(work, 'to-s3.tar');
     await backupTo(local);
     const inBucket = await emptyTarget(s3);
@@ -424,5 +445,7 @@ describe('media on S3', { timeout: 120_000 }, () => {
     for (const p of livePosts) {
       expect(await filesOf(back.storage, p.mediaKey)).toEqual(await filesOf(t.storage, p.mediaKey));
     }
+    expect(await filesOf(s3, copy)).toEqual(copyFiles);
+    expect(await filesOf(back.storage, copy)).toEqual(copyFiles);
   });
 });
