@@ -190,7 +190,9 @@ export async function reportPicture(
   if (!isUuid(reportId)) return null;
   const prefix = await repo.findReportPictureKey(deps.db, reportId.toLowerCase());
   if (!prefix) return null;
-  if (prefix.startsWith('reports/')) return deps.storage.get(reportPictureKey(prefix));
-  const key = variantKey(prefix, prefix.startsWith('avatars/') ? 300 : 800);
+  const key = prefix.startsWith('reports/')
+    ? reportPictureKey(prefix)
+    : variantKey(prefix, prefix.startsWith('avatars/') ? 300 : 800);
+  // Written by this server, but checked anyway: anything else would reach no file system or bucket.
   return isPrefixedMediaKey(key) ? deps.storage.get(key) : null;
 }
