@@ -160,6 +160,10 @@ export type StreamTicketResponse = z.infer<typeof streamTicketResponseSchema>;
  *   was away is not replayed, the replay's `unread` counts without it);
  * - `unread` (data: {count}; id: the last seq the stream has covered, so that a reconnect resumes
  *   there even when no notification came): once after the replay and whenever it changes;
+ * - `superseded` (data: {}): the last event of a stream the server ends because the user opened one
+ *   more than it keeps (NOTIFICATION_STREAMS_PER_USER). The client does not reconnect at once, which
+ *   would end another of the user's streams in turn, but when its page is looked at again (the web
+ *   app: visible or focused, or after about a minute if it was visible all along);
  * - a `:` comment line every NOTIFICATION_HEARTBEAT_SECONDS as a heartbeat.
  * Without Last-Event-ID (and lastEventId) nothing is replayed: the stream starts from now. A client
  * that has just loaded the list passes the largest seq in it to miss nothing in between.
@@ -170,6 +174,7 @@ export const notificationStreamQuerySchema = z.object({
 });
 export const unreadEventSchema = unreadCountResponseSchema;
 export const removedEventSchema = z.object({ _id: z.string() });
+export const supersededEventSchema = z.object({});
 
 /** Web Push (issue 25): the server's VAPID public key, and a browser's PushSubscription.toJSON(). */
 export const pushKeyResponseSchema = z.object({ publicKey: z.string() });

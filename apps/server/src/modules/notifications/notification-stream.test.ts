@@ -586,6 +586,86 @@ describe('notification stream', () => {
     expect(theirs.isEnded()).toBe(false);
   });
 
+  it('tells the stream the cap ends that it was superseded, as its last event, and tells the others nothing', async () => {
+    const user = await createUser(t.db);
+    const mine: SseStream[] = [];
+    for (let i = 0; i < t.config.NOTIFICATION_STREAMS_PER_USER; i += 1) {
+      mine.push(await open(user.id));
+      await mine.at(-1)!.next();
+    }
+    const newest = await open(user.id);
+    await newest.next();
+    await mine[0]!.ended;
+    // Its replay's count, then the reason it ends, with nothing after it (the web client waits
+    // for its tab to be looked at again instead of reconnecting at once).
+    expect(mine[0]!.events.map((e) => e.event)).toEqual(['unread', 'superseded']);
+    expect(dataOf(mine[0]!.events[1]!)).toEqual({});
+    for (const other of [...mine.slice(1), newest]) {
+      expect(other.isEnded()).toBe(false);
+      expect(other.events.map((e) => e.event)).toEqual(['unread']);
+    }
+    // Streams ended for other reasons (the account or the app going) are not told so.
+    t.app.notificationStreams.closeUser(user.id);
+    await Promise.all([...mine.slice(1), newest].map((s) => s.ended));
+    for (const other of [...mine.slice(1), newest])
+      expect(other.events.map((e) => e.event)).toEqual(['unread']);
+  });
+
+  it('of one stream more than the cap opened at once, the one ended is told it was superseded, replayed or not', async () => {
+    const user = await createUser(t.db);
+    const cap = t.config.NOTIFICATION_STREAMS_PER_USER;
+    const tickets = await Promise.all(Array.from({ length: cap + 1 }, () => ticketFor(user.id)));
+    // At once: the one ended may still be waiting for its replay, and is then answered with the
+    // superseded event alone.
+    const opened = await Promise.all(
+      tickets.map((tk) => openSse(`${base}/api/notifications/stream?ticket=${tk}`)),
+    );
+    streams.push(...opened);
+    expect(opened.map((o) => o.status)).toEqual(tickets.map(() => 200));
+    await vi.waitFor(() => expect(opened.filter((o) => o.isEnded())).toHaveLength(1));
+    const ended = opened.find((o) => o.isEnded())!;
+    await ended.ended;
+    expect(ended.events.at(-1)?.event).toBe('superseded');
+    expect(ended.events.filter((e) => e.event === 'superseded')).toHaveLength(1);
+    await vi.waitFor(() => expect(t.app.notificationStreams.liveCount(user.id)).toBe(cap));
+    for (const o of opened)
+      if (o !== ended) expect(o.events.some((e) => e.event === 'superseded')).toBe(false);
+  });
+
+  it('answers a stream the cap ends while its replay is being read with the superseded event alone', async () => {
+    const user = await createUser(t.db);
+    const cap = t.config.NOTIFICATION_STREAMS_PER_USER;
+    const tickets = await Promise.all(Array.from({ length: cap + 1 }, () => ticketFor(user.id)));
+    // The first stream's replay (the next transaction) waits until the others have opened.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const transaction = t.db.transaction.bind(t.db);
+    const spy = vi.spyOn(t.db, 'transaction').mockImplementationOnce((async (
+      ...args: Parameters<typeof transaction>
+    ) => {
+      await gate;
+      return transaction(...args);
+    }) as typeof t.db.transaction);
+    try {
+      const first = openSse(`${base}/api/notifications/stream?ticket=${tickets[0]}`);
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+      const others = tickets.slice(1).map((tk) => openSse(`${base}/api/notifications/stream?ticket=${tk}`));
+      await vi.waitFor(() => expect(t.app.notificationStreams.size).toBeGreaterThanOrEqual(cap));
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      const ended = await first;
+      streams.push(ended, ...(await Promise.all(others)));
+      expect(ended.status).toBe(200);
+      await ended.ended;
+      // Not replayed: no count, just the reason.
+      expect(ended.events.map((e) => e.event)).toEqual(['superseded']);
+      await vi.waitFor(() => expect(t.app.notificationStreams.liveCount(user.id)).toBe(cap));
+    } finally {
+      release();
+      spy.mockRestore();
+    }
+  });
+
   it('forgets a stream whose client went away', async () => {
     const owner = await createUser(t.db);
     const before = t.app.notificationStreams.size;

@@ -35,6 +35,10 @@ interface Stream {
   /** Its headers and first replay are out: heartbeats and live batches reach it. */
   live: boolean;
   closed: boolean;
+  /**
+   * Ended by the per-user cap before its answer began: its open job answers with `superseded` alone.
+   */
+  superseded: boolean;
 }
 
 type LiveEvent = Exclude<NotificationEvent, { kind: 'resync' }>;
@@ -86,6 +90,7 @@ const sse = {
   removed: (id: string) => `event: removed\ndata: ${JSON.stringify({ _id: id })}\n\n`,
   unread: (count: number, seq: number) => `id: ${seq}\nevent: unread\ndata: ${JSON.stringify({ count })}\n\n`,
   heartbeat: ':\n\n',
+  superseded: 'event: superseded\ndata: {}\n\n',
 };
 
 /**
@@ -134,7 +139,14 @@ export class NotificationStreams {
    */
   open(userId: string, after: number | null, reply: FastifyReply): Promise<void> {
     if (this.#closing) return Promise.reject(new HttpError(503, STREAM_CLOSING_MESSAGE));
-    const stream: Stream = { res: reply.raw, sentSeq: 0, unread: -1, live: false, closed: false };
+    const stream: Stream = {
+      res: reply.raw,
+      sentSeq: 0,
+      unread: -1,
+      live: false,
+      closed: false,
+      superseded: false,
+    };
     let user = this.#users.get(userId);
     if (!user) {
       user = {
@@ -150,7 +162,7 @@ export class NotificationStreams {
     // Sets keep insertion order: the first ones are the oldest.
     for (const old of owner.streams) {
       if (owner.streams.size < this.#perUser) break;
-      this.#end(old);
+      this.#supersede(old);
       this.#remove(owner, old);
     }
     owner.streams.add(stream);
@@ -233,6 +245,8 @@ export class NotificationStreams {
   async #replay(user: UserStreams, job: Extract<Job, { kind: 'open' | 'catch-up' }>): Promise<void> {
     const { stream } = job;
     if (job.kind === 'catch-up' && (stream.closed || !stream.live)) return;
+    // Ended by the cap while it waited for its turn: no replay, just the reason.
+    if (job.kind === 'open' && stream.superseded) return this.#answerSuperseded(job);
     const userId = user.viewer.userId;
     let view: repo.StreamView;
     try {
@@ -255,6 +269,8 @@ export class NotificationStreams {
       }
       return;
     }
+    // Or while its replay was being read.
+    if (job.kind === 'open' && stream.superseded) return this.#answerSuperseded(job);
     if (job.kind === 'open') {
       this.#begin(job.reply);
       job.resolve();
@@ -348,6 +364,13 @@ export class NotificationStreams {
     res.write(`retry: ${RETRY_MIN_MS + Math.floor(Math.random() * RETRY_SPREAD_MS)}\n\n`);
   }
 
+  #answerSuperseded(job: Extract<Job, { kind: 'open' }>): void {
+    this.#begin(job.reply);
+    job.resolve();
+    const res = job.stream.res;
+    if (!res.destroyed && !res.writableEnded) res.end(sse.superseded);
+  }
+
   #write(stream: Stream, text: string): void {
     if (stream.closed || text === '' || stream.res.writableEnded || stream.res.destroyed) return;
     stream.res.write(text);
@@ -358,6 +381,21 @@ export class NotificationStreams {
     if (stream.closed) return;
     if (stream.res.headersSent) stream.res.end();
     else stream.res.destroy();
+  }
+
+  /**
+   * Ends a stream to make room for a newer one of its user (the per-user cap), telling it so first:
+   * the web client then waits until its tab is looked at again rather than reconnecting at once and
+   * ending another of the user's streams in turn (six tabs would take turns ending each other).
+   */
+  #supersede(stream: Stream): void {
+    if (stream.closed) return;
+    if (!stream.res.headersSent) {
+      stream.superseded = true;
+      return;
+    }
+    this.#write(stream, sse.superseded);
+    this.#end(stream);
   }
 
   #remove(user: UserStreams, stream: Stream): void {
