@@ -9,6 +9,7 @@ import {
   FIRST_RETRY_MS,
   LONGEST_RETRY_MS,
   openNotificationStream,
+  SUPERSEDED_RETRY_MS,
   type EventSourceLike,
   type StreamHandlers,
   type StreamStatus,
@@ -71,7 +72,10 @@ const entry = (over: Partial<Notification> = {}): Notification => ({
   ...over,
 });
 
-function harness(getTicket?: () => Promise<{ ticket: string; expiresIn: number }>) {
+function harness(
+  getTicket?: () => Promise<{ ticket: string; expiresIn: number }>,
+  isHidden: () => boolean = () => false,
+) {
   const sources: FakeEventSource[] = [];
   const statuses: StreamStatus[] = [];
   const handlers = { notification: vi.fn(), removed: vi.fn(), unread: vi.fn() } satisfies StreamHandlers;
@@ -87,6 +91,7 @@ function harness(getTicket?: () => Promise<{ ticket: string; expiresIn: number }
     },
     onStatus: (s) => statuses.push(s),
     random: () => 1,
+    isHidden,
   });
   const latest = () => sources.at(-1)!;
   return { sources, statuses, handlers, ticket, stream, latest };
@@ -243,6 +248,133 @@ describe('openNotificationStream', () => {
     resolve({ ticket: 'late', expiresIn: 60 });
     await vi.advanceTimersByTimeAsync(0);
     expect(h.sources).toHaveLength(0);
+  });
+
+  it('after superseded, a hidden tab waits without a timer and comes back when it is shown', async () => {
+    let hidden = true;
+    const h = harness(undefined, () => hidden);
+    await vi.advanceTimersByTimeAsync(0);
+    const first = h.latest();
+    first.open();
+    first.send('notification', entry({ seq: 5 }), '5');
+    // Another tab's stream took its place: the server says so, then ends it (the browser would retry).
+    first.send('superseded', {});
+    expect(first.closed).toBe(true);
+    expect(h.statuses.at(-1)).toBe('waiting');
+    first.fail(FakeEventSource.CONNECTING);
+    // Not on a timer, however long, nor when the device comes back online.
+    h.stream.retryNow();
+    await vi.advanceTimersByTimeAsync(10 * SUPERSEDED_RETRY_MS);
+    expect(h.ticket).toHaveBeenCalledTimes(1);
+    expect(h.sources).toHaveLength(1);
+    // Still hidden: a focus event alone with the page hidden does not count (the hook checks), but
+    // shown() does.
+    hidden = false;
+    h.stream.shown();
+    h.stream.shown();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.ticket).toHaveBeenCalledTimes(2);
+    expect(h.sources).toHaveLength(2);
+    expect(h.latest().params.get('lastEventId')).toBe('5');
+    // Back to the usual: a network error retries after a second; shown() adds nothing.
+    h.latest().open();
+    h.latest().fail(FakeEventSource.CLOSED);
+    h.stream.shown();
+    await vi.advanceTimersByTimeAsync(FIRST_RETRY_MS);
+    expect(h.sources).toHaveLength(3);
+    h.stream.close();
+  });
+
+  it('after superseded, a visible tab comes back after about a minute, not a second, or at once when shown again', async () => {
+    let hidden = false;
+    const h = harness(undefined, () => hidden);
+    await vi.advanceTimersByTimeAsync(0);
+    h.latest().open();
+    h.latest().send('superseded', {});
+    h.latest().fail(FakeEventSource.CONNECTING);
+    await vi.advanceTimersByTimeAsync(SUPERSEDED_RETRY_MS * 0.75 - 1);
+    expect(h.sources).toHaveLength(1);
+    // random() is 1: the longest wait.
+    await vi.advanceTimersByTimeAsync(SUPERSEDED_RETRY_MS * 0.5 + 1);
+    expect(h.sources).toHaveLength(2);
+
+    // Hidden before its wait is over: it waits for the page to be shown.
+    h.latest().open();
+    h.latest().send('superseded', {});
+    hidden = true;
+    await vi.advanceTimersByTimeAsync(10 * SUPERSEDED_RETRY_MS);
+    expect(h.sources).toHaveLength(2);
+    hidden = false;
+    h.stream.shown();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.sources).toHaveLength(3);
+
+    // Shown again during the minute: at once.
+    h.latest().open();
+    h.latest().send('superseded', {});
+    await vi.advanceTimersByTimeAsync(FIRST_RETRY_MS * 5);
+    expect(h.sources).toHaveLength(3);
+    h.stream.shown();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.sources).toHaveLength(4);
+
+    // Away into the back/forward cache while superseded: resume() reconnects as before.
+    h.latest().open();
+    h.latest().send('superseded', {});
+    h.stream.suspend();
+    await vi.advanceTimersByTimeAsync(10 * SUPERSEDED_RETRY_MS);
+    expect(h.sources).toHaveLength(4);
+    h.stream.resume();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.sources).toHaveLength(5);
+    h.stream.close();
+  });
+
+  it('six tabs against a cap of five settle: a reconnect or two in two minutes, not one a second', async () => {
+    const CAP = 5;
+    /** The server: each user's open streams, oldest first; one more ends the oldest, saying why. */
+    const live: FakeEventSource[] = [];
+    const accept = (es: FakeEventSource) => {
+      if (es.closed) return;
+      for (let i = live.length - 1; i >= 0; i -= 1) if (live[i]!.closed) live.splice(i, 1);
+      while (live.length >= CAP) {
+        const oldest = live.shift()!;
+        oldest.send('superseded', {});
+        oldest.fail(FakeEventSource.CONNECTING);
+      }
+      live.push(es);
+      es.open();
+    };
+    let tickets = 0;
+    const hidden = [false, true, true, true, true, true];
+    const tabs = hidden.map((_, i) =>
+      openNotificationStream({
+        handlers: { notification: () => {}, removed: () => {}, unread: () => {} },
+        getTicket: async () => ({ ticket: `t${++tickets}`, expiresIn: 60 }),
+        createEventSource: (url) => {
+          const es = new FakeEventSource(url);
+          // The answer's head comes back a little later.
+          setTimeout(() => accept(es), 50);
+          return es;
+        },
+        random: () => 0.5,
+        isHidden: () => hidden[i]!,
+      }),
+    );
+    // Two minutes: the old client, back a second after each end, took 126 tickets in them.
+    await vi.advanceTimersByTimeAsync(120_000);
+    // The superseded visible tab's one return after its minute, which ends a hidden tab's stream.
+    const reconnects = tickets - tabs.length;
+    expect(reconnects).toBeLessThanOrEqual(2);
+    expect(live.filter((es) => !es.closed)).toHaveLength(CAP);
+    // The person looks at another tab: it comes back and ends a hidden one's, which then waits too.
+    hidden[0] = true;
+    hidden[3] = false;
+    tabs[3]!.shown();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(tickets - tabs.length).toBeLessThanOrEqual(reconnects + 1);
+    expect(live.filter((es) => !es.closed)).toHaveLength(CAP);
+    for (const tab of tabs) tab.close();
   });
 
   it('lets go of its connection while the page is away, and picks up after the last id it saw when it is back', async () => {

@@ -19,6 +19,11 @@ import {
  * one stream only (issue 46). So EventSource's own reconnects, which would send the spent ticket again,
  * are never left to the browser: whenever the connection breaks, the client takes a new ticket and
  * passes the last id it saw as `lastEventId`, waiting longer after each failure in a row.
+ *
+ * The server keeps a few streams per user and ends the oldest for a new one, saying `superseded`
+ * first. A tab told so does not come back on its own timer, which would end another tab's stream, and
+ * so on round six tabs for ever: it waits until it is looked at again (visible, or focused), or, if it
+ * was being looked at, for a minute or so.
  */
 
 export interface StreamHandlers {
@@ -45,12 +50,16 @@ export interface StreamOptions {
   onStatus?: (status: StreamStatus) => void;
   /** 0 to 1; the share of each wait that is random, so that many clients do not return at once. */
   random?: () => number;
+  /** Whether no one can see the page (a tab in the background, a minimised window). */
+  isHidden?: () => boolean;
 }
 
 export const STREAM_PATH = '/api/notifications/stream';
 /** The first wait after a failure, doubled after each one in a row up to the longest. */
 export const FIRST_RETRY_MS = 1_000;
 export const LONGEST_RETRY_MS = 30_000;
+/** A visible tab whose stream was superseded comes back after about this long (0.75 to 1.25 times). */
+export const SUPERSEDED_RETRY_MS = 60_000;
 
 const requestTicket = () => api<StreamTicketResponse>('/api/notifications/stream-ticket', { method: 'POST' });
 
@@ -66,6 +75,11 @@ export interface NotificationStream {
   suspend(): void;
   /** After suspend(): a new ticket and connection, asking for what came after the last id seen. */
   resume(): void;
+  /**
+   * The page is looked at again (visible, or focused): a stream superseded by another tab's comes
+   * back now, with the last id it saw.
+   */
+  shown(): void;
 }
 
 /** Opens the stream and keeps it open until `close()`. */
@@ -75,9 +89,12 @@ export function openNotificationStream({
   createEventSource = (url) => new EventSource(url),
   onStatus,
   random = Math.random,
+  isHidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden',
 }: StreamOptions): NotificationStream {
   let closed = false;
   let suspended = false;
+  /** The server ended the stream for a newer one of the user's: waiting to be looked at again. */
+  let superseded = false;
   /** Bumped by every connect(): a ticket that arrives after a newer attempt began opens nothing. */
   let attempts = 0;
   let source: EventSourceLike | null = null;
@@ -106,6 +123,25 @@ export function openNotificationStream({
     timer = setTimeout(() => void connect(), base * (0.8 + 0.2 * random()));
   };
 
+  /** Ended for another of the user's streams: not back on its own unless someone is looking at it. */
+  const waitToBeShown = () => {
+    dropSource();
+    clearTimeout(timer);
+    timer = undefined;
+    if (closed || suspended) return;
+    superseded = true;
+    status('waiting');
+    if (isHidden()) return;
+    // Two windows side by side take turns, once a minute rather than every second.
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        if (!isHidden()) void connect();
+      },
+      SUPERSEDED_RETRY_MS * (0.75 + 0.5 * random()),
+    );
+  };
+
   /** Every event may carry an id (the entry's seq); the browser keeps the last one for us too. */
   const listen = (es: EventSourceLike, type: string, handle: (data: unknown) => void) =>
     es.addEventListener(type, (event) => {
@@ -124,6 +160,7 @@ export function openNotificationStream({
   async function connect() {
     timer = undefined;
     if (closed || suspended) return;
+    superseded = false;
     const attempt = ++attempts;
     status('connecting');
     let ticket: StreamTicketResponse;
@@ -154,12 +191,15 @@ export function openNotificationStream({
     listen(es, 'notification', (data) => handlers.notification(data as Notification));
     listen(es, 'removed', (data) => handlers.removed((data as { _id: string })._id));
     listen(es, 'unread', (data) => handlers.unread((data as { count: number }).count));
+    // Sent just before the server ends the stream: the end that follows is no failure to retry.
+    listen(es, 'superseded', () => waitToBeShown());
   }
 
   void connect();
   return {
     retryNow() {
-      if (closed || timer === undefined) return;
+      // Back online does not bring back a stream that another tab's replaced.
+      if (closed || superseded || timer === undefined) return;
       clearTimeout(timer);
       void connect();
     },
@@ -182,6 +222,11 @@ export function openNotificationStream({
       if (closed || !suspended) return;
       suspended = false;
       failures = 0;
+      void connect();
+    },
+    shown() {
+      if (closed || suspended || !superseded) return;
+      clearTimeout(timer);
       void connect();
     },
   };
@@ -262,14 +307,22 @@ export function useNotificationStream(userId: string | null): void {
     const show = (event: PageTransitionEvent) => {
       if (event.persisted) stream?.resume();
     };
+    // Looked at again: a stream another tab's replaced comes back (the person needs it now).
+    const looked = () => {
+      if (document.visibilityState === 'visible') stream?.shown();
+    };
     window.addEventListener('online', online);
     window.addEventListener('pagehide', hide);
     window.addEventListener('pageshow', show);
+    window.addEventListener('focus', looked);
+    document.addEventListener('visibilitychange', looked);
     return () => {
       cancel();
       window.removeEventListener('online', online);
       window.removeEventListener('pagehide', hide);
       window.removeEventListener('pageshow', show);
+      window.removeEventListener('focus', looked);
+      document.removeEventListener('visibilitychange', looked);
       stream?.close();
     };
   }, [userId, queryClient]);
