@@ -27,6 +27,11 @@ export interface DecisionRow {
   createdAt: Date;
   reverted: boolean;
   snapshot: Record<string, unknown> | null;
+  /**
+   * The media key of the post the decision is about while its row exists (removed and trashed posts
+   * keep their files); null once it is purged, its files gone (issue 46), or for any other target.
+   */
+  postMediaKey: string | null;
   appeal: AppealRow | null;
 }
 
@@ -64,6 +69,7 @@ function toDecision(row: RawRow): DecisionRow {
     createdAt: toDate(row.created_at),
     reverted: toBoolean(row.reverted),
     snapshot: toSnapshot(row.snapshot),
+    postMediaKey: (row.post_media_key as string | null) ?? null,
     appeal: row.appeal_id
       ? {
           id: row.appeal_id as string,
@@ -81,6 +87,7 @@ function toDecision(row: RawRow): DecisionRow {
 const decisionColumns = sql.raw(`a.id, a.action, a.target_type, a.target_id, a.target_user_id, a.moderator_id,
   a.moderator_name, a.rule, a.explanation, a.suspend_days, a.created_at,
   exists (select 1 from moderation_actions u where u.reverts_action_id = a.id) as reverted,
+  (select p.media_key from posts p where a.target_type = 'post' and p.id = a.target_id) as post_media_key,
   ap.id as appeal_id, ap.user_id as appeal_user_id, ap.body as appeal_body, ap.created_at as appeal_created_at,
   ap.decided_at as appeal_decided_at, ap.outcome as appeal_outcome`);
 

@@ -49,16 +49,16 @@ function excerptOf(snapshot: Record<string, unknown> | null): string | null {
   return null;
 }
 
-function thumbnailOf(
-  snapshot: Record<string, unknown> | null,
-  publicBase: string | undefined,
-): string | null {
+function thumbnailOf(decision: repo.DecisionRow, publicBase: string | undefined): string | null {
+  if (decision.targetType !== 'post') return null;
+  const snapshot = decision.snapshot;
   // The post's own files, never the report's private copy (reports/, issue 46): the author sees the
-  // picture while the post is there; once it is purged, nobody but the moderators does.
+  // picture while the post is there. Once it is purged its files go, and the database says so (no
+  // post row with that key): no URL then, rather than one that answers 404.
   const key = [snapshot?.mediaKey, snapshot?.sourceKey].find(
     (k): k is string => typeof k === 'string' && k.startsWith('posts/'),
   );
-  return key ? mediaUrl(publicBase, variantKey(key, THUMBNAIL_WIDTH)) : null;
+  return key && key === decision.postMediaKey ? mediaUrl(publicBase, variantKey(key, THUMBNAIL_WIDTH)) : null;
 }
 
 function toAppeal(row: repo.AppealRow): Appeal {
@@ -79,7 +79,7 @@ function toStatement(decision: repo.DecisionRow, publicBase: string | undefined,
     targetType: decision.targetType as ReportTargetType,
     targetId: decision.targetId,
     excerpt: excerptOf(decision.snapshot),
-    thumbnailUrl: decision.targetType === 'post' ? thumbnailOf(decision.snapshot, publicBase) : null,
+    thumbnailUrl: thumbnailOf(decision, publicBase),
     rule: decision.rule as ReportReason | null,
     explanation: decision.explanation,
     createdAt: decision.createdAt.toISOString(),
@@ -170,7 +170,7 @@ export async function openAppeals(deps: AppealsDeps, viewer: AuthContext): Promi
         createdAt: decision.createdAt.toISOString(),
         moderator: { _id: decision.moderatorId, username: decision.moderatorName },
         excerpt: excerptOf(decision.snapshot),
-        thumbnailUrl: decision.targetType === 'post' ? thumbnailOf(decision.snapshot, deps.publicBase) : null,
+        thumbnailUrl: thumbnailOf(decision, deps.publicBase),
       },
       decidedByYou: decision.moderatorId === viewer.userId,
     })),

@@ -23,6 +23,7 @@ import {
 } from '../../../test/factories.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
 import { moderationActions, posts, users } from '../../db/schema/index.ts';
+import { sweepTrash } from '../posts/trash.service.ts';
 
 /**
  * Issue 27, "The author's side": statements of reasons, what reporters learn, appeals once within
@@ -48,7 +49,7 @@ describe('statements of reasons and appeals', () => {
     await t.db.update(users).set({ role }).where(eq(users.id, user.id));
     return user;
   }
-  const call = async (userId: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+  const call = async (userId: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
     t.app.inject({ method, url, headers: await authHeader(t.app, userId), ...(payload ? { payload } : {}) });
 
   /** A post by a new author, reported by `reporters` new accounts through the API; the first report's id. */
@@ -144,6 +145,38 @@ describe('statements of reasons and appeals', () => {
     for (const r of reporters) expect(body).not.toContain(r.username);
     // Someone else has no statements.
     expect(await statementsOf(reporters[0]!.id)).toEqual([]);
+  });
+
+  it('names no picture once the post is purged: its public files are gone (issue 46)', async () => {
+    const { author, post, reportId } = await reportedPost();
+    const removal = await removeAs(moderator.id, reportId);
+    const appealed = await call(author.id, 'POST', '/api/appeals', {
+      actionId: removal._id,
+      body: 'It was a joke about my own cat.',
+    });
+    expect(appealed.statusCode, appealed.body).toBe(201);
+    const moderatorsThumbnail = async () =>
+      (
+        (await call(second.id, 'GET', '/api/moderation/appeals')).json() as ModeratorAppealsResponse
+      ).appeals.find((a) => a.decision._id === removal._id)!.decision.thumbnailUrl;
+    const authorsThumbnail = async () =>
+      (await statementsOf(author.id)).find((s) => s._id === removal._id)!.thumbnailUrl;
+
+    // Deleted by its author, the post waits in the trash with its files: the picture still shows.
+    const deleted = await call(author.id, 'DELETE', `/api/posts/${post.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await authorsThumbnail()).toContain(post.mediaKey);
+    expect(await moderatorsThumbnail()).toContain(post.mediaKey);
+
+    // 30 days later the sweep purges it, and its files with it.
+    await t.db
+      .update(posts)
+      .set({ deletedAt: new Date(Date.now() - 31 * DAY_MS) })
+      .where(eq(posts.id, post.id));
+    expect(await sweepTrash({ db: t.db, storage: t.storage })).toBe(1);
+    const [statement] = (await statementsOf(author.id)).filter((s) => s._id === removal._id);
+    expect(statement).toMatchObject({ excerpt: 'Free kittens, call now', thumbnailUrl: null });
+    expect(await moderatorsThumbnail()).toBeNull();
   });
 
   it('takes one appeal per decision, from the person affected, and refuses bad ones with a message', async () => {

@@ -150,6 +150,10 @@ export function StatementCard({
   const [sent, setSent] = useState<string | null>(null);
   const send = useSendAppeal();
   const t = useTranslate();
+  // The server names no picture once the post is purged (issue 46); one that fails to load all the
+  // same (a CDN's stale copy gone, the network) leaves the card as if it had none.
+  const [pictureFailed, setPictureFailed] = useState(false);
+  const picture = pictureFailed ? null : statement.thumbnailUrl;
 
   return (
     <article
@@ -169,22 +173,28 @@ export function StatementCard({
           </span>
         )}
       </p>
-      {(statement.thumbnailUrl || statement.excerpt) && (
+      {(picture || statement.excerpt) && (
         <div className="statement__content">
-          {statement.thumbnailUrl && (
+          {picture && (
             <img
               className="statement__thumbnail"
-              src={statement.thumbnailUrl}
+              src={picture}
               alt={t({
                 id: 'settings.statement.thumbnailAlt',
                 defaultMessage: 'Your picture, as it was reported',
               })}
               width={72}
               height={72}
+              onError={() => setPictureFailed(true)}
             />
           )}
           {statement.excerpt && <blockquote className="statement__excerpt">{statement.excerpt}</blockquote>}
         </div>
+      )}
+      {statement.targetType === 'post' && !picture && (
+        <p className="statement__no-picture muted">
+          <Message id="settings.statement.noPicture" defaultMessage="This picture is no longer available." />
+        </p>
       )}
       {statement.rule && (
         <p className="statement__rule">

@@ -23,6 +23,9 @@ function AppealCard({
   const decide = useDecideAppeal();
   const { decision } = appeal;
   const t = useTranslate();
+  // None once the post is purged (issue 46); one that fails to load all the same is left out.
+  const [pictureFailed, setPictureFailed] = useState(false);
+  const picture = pictureFailed ? null : decision.thumbnailUrl;
 
   const answer = (outcome: 'upheld' | 'overturned') => {
     setError(null);
@@ -103,13 +106,14 @@ function AppealCard({
             <Message id="moderation.appeal.yours" defaultMessage="You took this decision." />
           </p>
         )}
-        {(decision.thumbnailUrl || decision.excerpt) && (
+        {(picture || decision.excerpt) && (
           <div className="queue-card__snapshot">
-            {decision.thumbnailUrl && (
+            {picture && (
               <img
                 className="queue-card__picture"
-                src={decision.thumbnailUrl}
+                src={picture}
                 alt={t({ id: 'moderation.appeal.picture', defaultMessage: 'The picture, as reported' })}
+                onError={() => setPictureFailed(true)}
               />
             )}
             {decision.excerpt && <blockquote className="queue-card__quote">{decision.excerpt}</blockquote>}

@@ -288,6 +288,22 @@ describe('ModerationPage', () => {
     expect(within(card).getByText(appeal.body)).toBeTruthy();
   });
 
+  it('shows an appeal without its picture once the post is purged, or when the picture fails to load', async () => {
+    const purged: ModeratorAppeal = { ...appeal, decision: { ...appeal.decision, thumbnailUrl: null } };
+    api({ appeals: [purged] });
+    setup();
+    let card = await screen.findByRole('article', { name: 'Appeal by gato_malaga' });
+    expect(within(card).queryByRole('img')).toBeNull();
+    expect(within(card).getByText('Luna at the door.')).toBeTruthy();
+    cleanup();
+    api({ appeals: [appeal] });
+    setup();
+    card = await screen.findByRole('article', { name: 'Appeal by gato_malaga' });
+    fireEvent.error(within(card).getByRole('img', { name: 'The picture, as reported' }));
+    expect(within(card).queryByRole('img')).toBeNull();
+    expect(within(card).getByText('Luna at the door.')).toBeTruthy();
+  });
+
   it("answers an appeal with the outcome and explanation, and shows the server's refusal", async () => {
     let answer = () => Response.json({ message: APPEAL_MESSAGES.sameModerator }, { status: 403 });
     const { calls } = api({ appeals: [appeal], decide: () => answer() });
