@@ -105,7 +105,9 @@ export async function measureNotificationStreams(opts: {
   const key = deriveSessionKeys(opts.jwtSecret).streamTicket;
   // Tickets are minted with the server's own code and secret (as POST /stream-ticket would): the
   // figures are about the streams, not about 4,000 logins.
-  const ticket = (userId: string) => signStreamTicket(key, userId, new Date(Date.now() + 60_000));
+  // Bench accounts never change their password: generation 0.
+  const ticket = (userId: string) =>
+    signStreamTicket(key, { userId, generation: 0 }, new Date(Date.now() + 60_000));
 
   // Stream holders: every bench user but the likers (the viewers), round-robin until each instance
   // holds plan.perInstance streams.

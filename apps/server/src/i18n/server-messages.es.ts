@@ -337,6 +337,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
     'Este ticket de flujo no es válido o ha caducado: pide uno nuevo',
   'This stream ticket was already used: take a new one for each connection':
     'Este ticket de flujo ya se ha usado: pide uno nuevo para cada conexión',
+  'This stream ticket was taken before the password was changed: take a new one':
+    'Este ticket de flujo se pidió antes de que se cambiara la contraseña: pide uno nuevo',
   'Last-Event-ID must be an event id this stream sent':
     'Last-Event-ID debe ser el identificador de un evento enviado por este flujo',
   "This browser's push service is not one this server sends notifications to. Ask the server's operator to allow it.":

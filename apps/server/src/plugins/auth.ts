@@ -18,6 +18,11 @@ export interface AuthContext {
    * seconds since the epoch; null when unknown. Deleting the account asks for it to be recent (issue 46).
    */
   signedInAt?: number | null;
+  /**
+   * users.session_generation the token was signed with (set by requireAuth): what a stream ticket
+   * taken with it carries, so a later password change or reset ends the ticket too (issue 46).
+   */
+  sessionGeneration?: number;
 }
 
 /** What an access token says beside its user. */
@@ -244,7 +249,7 @@ export async function requireAuth(this: FastifyInstance, request: FastifyRequest
     throw forbidden(undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
   }
   const { userId, signedInAt } = token;
-  request.auth = { userId, isDemo: userId === DEMO_USER_ID, signedInAt };
+  request.auth = { userId, isDemo: userId === DEMO_USER_ID, signedInAt, sessionGeneration: current };
 }
 
 /**

@@ -1569,7 +1569,11 @@ describe('authorisation matrix', () => {
     let ticket: string | null = null;
     let userId = ownerId;
     if (who === 'expired') {
-      ticket = signStreamTicket(t.app.sessionKeys.streamTicket, ownerId, new Date(Date.now() - 1000));
+      ticket = signStreamTicket(
+        t.app.sessionKeys.streamTicket,
+        { userId: ownerId, generation: 0 },
+        new Date(Date.now() - 1000),
+      );
     } else if (headers.authorization) {
       const res = await t.app.inject({ method: 'POST', url: '/api/notifications/stream-ticket', headers });
       expect(res.statusCode, res.body).toBe(200);

@@ -80,7 +80,7 @@ describe('requests while the database is unreachable', () => {
         method: 'GET' as const,
         url: `/api/notifications/stream?lastEventId=3&ticket=${signStreamTicket(
           app.sessionKeys.streamTicket,
-          randomUUID(),
+          { userId: randomUUID(), generation: 0 },
           new Date(Date.now() + 60_000),
         )}`,
       },

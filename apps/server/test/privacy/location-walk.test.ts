@@ -592,7 +592,12 @@ describe('the location rule on every GET route', () => {
         },
         // Minted as the route would, one per stream opened (a ticket opens one).
         ticket: () =>
-          signStreamTicket(t.app.sessionKeys.streamTicket, viewer.userId, new Date(Date.now() + 60_000)),
+          signStreamTicket(
+            t.app.sessionKeys.streamTicket,
+            // The walk's viewers never change their password: their accounts are at generation 0.
+            { userId: viewer.userId, generation: 0 },
+            new Date(Date.now() + 60_000),
+          ),
       }),
       secrets,
       places,

@@ -16,6 +16,7 @@ export const NOTIFICATION_STREAM_MESSAGES = {
   ticketRequired: 'A stream ticket is required: take one from POST /api/notifications/stream-ticket',
   ticketInvalid: 'This stream ticket is invalid or has expired: take a new one',
   ticketUsed: 'This stream ticket was already used: take a new one for each connection',
+  ticketRevoked: 'This stream ticket was taken before the password was changed: take a new one',
   badLastEventId: 'Last-Event-ID must be an event id this stream sent',
 } as const;
 
@@ -47,14 +48,19 @@ export const notificationStreamRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     // The demo account may take one: a stream only reads.
-    async (request) => ({
-      ticket: signStreamTicket(
-        key,
-        caller(request).userId,
-        new Date(Date.now() + STREAM_TICKET_SECONDS * 1000),
-      ),
-      expiresIn: STREAM_TICKET_SECONDS,
-    }),
+    async (request) => {
+      const { userId, sessionGeneration } = caller(request);
+      // Set by requireAuth, which also checked it is the account's current one.
+      if (sessionGeneration === undefined) throw unauthorized();
+      return {
+        ticket: signStreamTicket(
+          key,
+          { userId, generation: sessionGeneration },
+          new Date(Date.now() + STREAM_TICKET_SECONDS * 1000),
+        ),
+        expiresIn: STREAM_TICKET_SECONDS,
+      };
+    },
   );
 
   app.get(
@@ -83,9 +89,12 @@ export const notificationStreamRoutes: FastifyPluginAsyncZod = async (app) => {
       // One stream per ticket, across instances (issue 46): the web client takes a new one per connection.
       if (!(await useStreamTicket(app.database.db, read.nonce, read.expiresAt)))
         throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketUsed);
-      // A ticket taken before its account was deleted opens nothing (a lookup at most LIVE_USER_TTL_MS old).
-      if (!(await app.liveUsers.exists(userId)))
-        throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);
+      // A ticket taken before its account was deleted or suspended opens nothing, nor one taken before
+      // a password change or reset (issue 46): the auth plugin's lookup, at most LIVE_USER_TTL_MS old
+      // and forgotten at once when the change commits, reads both.
+      const current = await app.liveUsers.generation(userId);
+      if (current === null) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);
+      if (current !== read.generation) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketRevoked);
       await app.notificationStreams.open(userId, after, reply);
       return reply;
     },

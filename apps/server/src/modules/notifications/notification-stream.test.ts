@@ -17,6 +17,7 @@ import { authHeader, createPost, createUser, type CreatedUser } from '../../../t
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
 import { dataOf, openSse, type SseEvent, type SseStream } from '../../../test/sse-client.ts';
 import { NOTIFICATION_STREAM_MESSAGES } from './notification-stream.routes.ts';
+import { issueMailToken } from '../mail/mail-tokens.service.ts';
 import { signStreamTicket } from './stream-ticket.ts';
 
 /**
@@ -139,38 +140,47 @@ describe('notification stream', () => {
     const user = await createUser(t.db);
     const key = t.app.sessionKeys.streamTicket;
     const good = await ticketFor(user.id);
-    const [id, expires, nonce, signature] = good.split('.');
+    const [id, generation, expires, nonce, signature] = good.split('.');
     const cases: [string, string | null, string][] = [
       ['missing', null, NOTIFICATION_STREAM_MESSAGES.ticketRequired],
       ['malformed', 'not-a-ticket', NOTIFICATION_STREAM_MESSAGES.ticketInvalid],
       [
         'another user named',
-        `${(await createUser(t.db)).id}.${expires}.${nonce}.${signature}`,
+        `${(await createUser(t.db)).id}.${generation}.${expires}.${nonce}.${signature}`,
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
         'a later expiry',
-        `${id}.${Number(expires) + 3600}.${nonce}.${signature}`,
+        `${id}.${generation}.${Number(expires) + 3600}.${nonce}.${signature}`,
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
         'another nonce',
-        `${id}.${expires}.${randomBytes(16).toString('base64url')}.${signature}`,
+        `${id}.${generation}.${expires}.${randomBytes(16).toString('base64url')}.${signature}`,
+        NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
+      ],
+      [
+        'another generation',
+        `${id}.${Number(generation) + 1}.${expires}.${nonce}.${signature}`,
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
         'signed with another key',
-        signStreamTicket(randomBytes(32), user.id, new Date(Date.now() + 60_000)),
+        signStreamTicket(randomBytes(32), { userId: user.id, generation: 0 }, new Date(Date.now() + 60_000)),
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
         'another purpose’s key',
-        signStreamTicket(t.app.sessionKeys.device, user.id, new Date(Date.now() + 60_000)),
+        signStreamTicket(
+          t.app.sessionKeys.device,
+          { userId: user.id, generation: 0 },
+          new Date(Date.now() + 60_000),
+        ),
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
         'expired',
-        signStreamTicket(key, user.id, new Date(Date.now() - 1000)),
+        signStreamTicket(key, { userId: user.id, generation: 0 }, new Date(Date.now() - 1000)),
         NOTIFICATION_STREAM_MESSAGES.ticketInvalid,
       ],
       [
@@ -518,6 +528,59 @@ describe('notification stream', () => {
       { message: NOTIFICATION_STREAM_MESSAGES.ticketInvalid },
     ]);
     expect(t.app.notificationStreams.liveCount(user.id)).toBe(0);
+  });
+
+  it('refuses a ticket taken before a password change or reset with 401 {message}; a new one opens', async () => {
+    const refusedAfter = async (change: (user: CreatedUser) => Promise<void>) => {
+      const user = await createUser(t.db);
+      const ticket = await ticketFor(user.id);
+      const another = await ticketFor(user.id);
+      // The account was just looked up (kept LIVE_USER_TTL_MS), as a thief's ticket would find it.
+      expect(await t.app.liveUsers.generation(user.id)).toBe(0);
+      await change(user);
+      const refused = await openSse(`${base}/api/notifications/stream?ticket=${ticket}`);
+      expect([refused.status, refused.body]).toEqual([
+        401,
+        { message: NOTIFICATION_STREAM_MESSAGES.ticketRevoked },
+      ]);
+      expect(refused.headers['cache-control']).toBe('private, no-store');
+      expect(t.app.notificationStreams.liveCount(user.id)).toBe(0);
+      const es = await openSse(`${base}/api/notifications/stream?ticket=${another}`, {
+        'accept-language': 'es',
+      });
+      expect([es.status, es.body]).toEqual([
+        401,
+        { message: 'Este ticket de flujo se pidió antes de que se cambiara la contraseña: pide uno nuevo' },
+      ]);
+      // A ticket taken with the new session opens the stream.
+      const stream = await open(user.id);
+      expect((await stream.next()).event).toBe('unread');
+    };
+    await refusedAfter(async (user) => {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/profile/settings/password',
+        headers: await authHeader(t.app, user.id),
+        payload: { currentPassword: user.password, newPassword: 'Purring456' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    await refusedAfter(async (user) => {
+      const issued = await issueMailToken(t.db, {
+        userId: user.id,
+        address: user.email,
+        purpose: 'password_reset',
+        newEmail: null,
+        ttlMinutes: 30,
+      });
+      if (!('token' in issued)) throw new Error('throttled');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/password/reset',
+        payload: { token: issued.token, password: 'Purring456' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    });
   });
 
   it('opens one stream per ticket: a second use is refused with 401 {message}, on another instance too', async () => {
