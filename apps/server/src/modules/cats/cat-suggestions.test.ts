@@ -7,12 +7,12 @@ import {
   DEMO_USER_ID,
   type CatSuggestionsResponse,
 } from '@cats/contracts';
-import { blocks, cats, groupMembers, groups, hiddenPosts, postGroups } from '../../db/schema/index.ts';
+import { blocks, cats, groupMembers, groups, hiddenPosts, postGroups, posts } from '../../db/schema/index.ts';
 import { locationCell } from '../location/location-grid.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { rowsOf } from '../../db/raw-results.ts';
-import { sightingsInBoxQuery } from './cats.repository.ts';
+import { SUGGESTION_SIGHTINGS_MAX, sightingsInBoxQuery } from './cats.repository.ts';
 import { suggestionBoxes } from './cats.service.ts';
 
 type Point = { latitude: number; longitude: number };
@@ -359,13 +359,73 @@ describe('cat suggestions', () => {
         .catch((err: unknown) => {
           if (!(err instanceof Error) || !/rollback/i.test(err.message)) throw err;
         });
-      expect(plan).toMatch(/Index (Only )?Scan using posts_cat_sightings_place_idx on posts p/);
+      // One scan of the box, or (issue 46) one bitmap scan per grid row of whole cells, ORed.
+      expect(plan).toMatch(
+        /Index (Only )?Scan using posts_cat_sightings_place_idx on posts p|Bitmap Index Scan on posts_cat_sightings_place_idx/,
+      );
       // The scan's own condition (InitPlans above it have theirs).
-      const cond = plan.match(/posts_cat_sightings_place_idx on posts p.*\n\s*Index Cond: (.*)/)?.[1] ?? '';
+      const cond =
+        plan.match(/posts_cat_sightings_place_idx( on posts p)?.*\n\s*Index Cond: (.*)/)?.[2] ?? '';
       for (const column of ['latitude >=', 'latitude <=', 'longitude >=', 'longitude <=', 'created_at >'])
         expect(cond, plan).toContain(column);
     },
   );
+
+  // Issue 46: the statement weighs at most SUGGESTION_SIGHTINGS_MAX sightings, the newest, of those it
+  // reads from the box around the point. When the box took them by their exact spots, a stranger's
+  // sighting whose spot lay inside the box's edge took a slot and pushed out an older one: with a
+  // thousand newer sightings of their own in the box, Mallory learned on which side of the edge Bob's
+  // spot lay (the edge moves with `near`, so to the metre), though its cell was 600 m away.
+  it('reads the box by cells: a stranger beyond 300 m takes no slot, wherever in its cell it lies', async () => {
+    const cell = locationCell(38.7223, -9.1393);
+    // The box's north edge (300 m and half a row beyond the point) crosses Bob's cell 40 % up it.
+    const degree = (6_371_000 * Math.PI) / 180;
+    const near = {
+      latitude: Number((cell.south + 0.4 * 0.0045 - 300 / degree - 0.00225).toFixed(7)),
+      longitude: cell.centre.longitude,
+    };
+    expect(metres(near, cell.centre)).toBeGreaterThan(CAT_SUGGESTION_METRES + 250);
+    const older = await createCat(t.db, mallory.id, { name: 'Older' });
+    const newer = await createCat(t.db, mallory.id, { name: 'Newer' });
+    const bobs = await createCat(t.db, bob.id, { name: 'Far' });
+    await createPost(t.db, mallory.id, {
+      catId: older.id,
+      ...near,
+      showLocation: true,
+      createdAt: daysAgo(60),
+    });
+    const spot = await createPost(t.db, bob.id, {
+      catId: bobs.id,
+      ...near,
+      showLocation: true,
+      createdAt: daysAgo(30),
+    });
+    await t.db.insert(posts).values(
+      Array.from({ length: SUGGESTION_SIGHTINGS_MAX - 1 }, (_, i) => ({
+        userId: mallory.id,
+        caption: 'Again',
+        mediaKey: `posts/${String(i).padStart(32, '0')}`,
+        width: 800,
+        height: 800,
+        placeholder: 'AAAA',
+        catId: newer.id,
+        ...near,
+        showLocation: true,
+        createdAt: daysAgo(1),
+      })),
+    );
+    const told: string[] = [];
+    for (let f = 0.05; f < 1; f += 0.1) {
+      await t.db
+        .update(posts)
+        .set({ latitude: Number((cell.south + f * 0.0045).toFixed(7)) })
+        .where(eq(posts.id, spot.id));
+      told.push((await ids(mallory, near)).sort().join());
+    }
+    // Every step the same answer, and the older cat in it: Bob's sighting never took its slot.
+    expect(new Set(told).size, told.join(' | ')).toBe(1);
+    expect(told[0]).toBe([newer.id, older.id].sort().join());
+  }, 60_000);
 
   it('refuses a missing or malformed near with 400 and a message, and strangers to the app with 401', async () => {
     for (const query of [

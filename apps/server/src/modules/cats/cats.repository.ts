@@ -15,6 +15,7 @@ import {
 } from '../../db/schema/index.ts';
 import { notBlockedWith, postVisibleTo, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
 import type { LocatedPost } from '../location/location-rule.ts';
+import { cellRunsWithCentreIn, type CellRun } from '../location/location-grid.ts';
 import { coverFromColumns, type CoverRow } from './cover-row.ts';
 import { sightingVisibleTo } from './sighting-visibility.ts';
 import { catMissingFor } from './missing/missing.repository.ts';
@@ -883,7 +884,16 @@ const box = {
  * (an alert the viewer may see): a probe of the small partial index of open alerts a row. Prepared: it
  * runs on every Spot, and PostgreSQL plans it once per connection.
  */
-function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
+function sightingsInBoxSql(v: Record<keyof typeof box, unknown>, runs: RunValues): SQL {
+  // Whole cells only (issue 46): which sightings the limit keeps must not depend on where in its cell
+  // one lies. The box scanned is the runs' own; each run then keeps the rows of its grid row.
+  const inRuns = sql.join(
+    runs.map(
+      (r) => sql`(p.latitude >= ${r.south}::float8 and p.latitude < ${r.north}::float8
+        and p.longitude between ${r.west}::float8 and ${r.east}::float8)`,
+    ),
+    sql` or `,
+  );
   return sql`select p.id, p.cat_id, p.user_id, p.latitude, p.longitude, p.show_location, p.created_at,
       p.media_key, p.width, p.height, p.placeholder, p.alt_text, u.exact_public_location, c.name as cat_name, c.living, c.home_latitude, c.home_longitude,
       c.cover_post_id,
@@ -899,6 +909,7 @@ function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
     where p.cat_id is not null and p.deleted_at is null and p.latitude is not null
       and p.latitude between ${v.south} and ${v.north}
       and p.longitude between ${v.west} and ${v.east}
+      and (${inRuns})
       and p.created_at > now() - make_interval(days => ${v.days}::int)
       -- A switched-off location places the sighting for its author alone (location-rule.ts).
       and (p.show_location or p.user_id = ${v.viewerId})
@@ -906,14 +917,49 @@ function sightingsInBoxSql(v: Record<keyof typeof box, unknown>): SQL {
     order by p.created_at desc, p.id desc
     limit ${sql.raw(String(SUGGESTION_SIGHTINGS_MAX))}`;
 }
-const sightingsInBoxStatement = preparedSql('cat_suggestion_sightings', sightingsInBoxSql(box));
-
-/** The statement with its values bound, unprepared (tests EXPLAIN it). */
-export const sightingsInBoxQuery = (viewerId: string, area: Box, days: number): SQL =>
-  sightingsInBoxSql({ viewerId, ...area, days });
+/**
+ * As many grid rows as a box of suggestionBoxes can hold cell centres of: it is 600 m and a row high,
+ * so at most three; one more slot to spare. Unused slots match nothing (south above north).
+ */
+const RUN_SLOTS = 4;
+type RunValues = { south: unknown; north: unknown; west: unknown; east: unknown }[];
+const runSlots: RunValues = Array.from({ length: RUN_SLOTS }, (_, i) => ({
+  south: sql.placeholder(`s${i}`),
+  north: sql.placeholder(`n${i}`),
+  west: sql.placeholder(`w${i}`),
+  east: sql.placeholder(`e${i}`),
+}));
+const sightingsInBoxStatement = preparedSql('cat_suggestion_sightings', sightingsInBoxSql(box, runSlots));
 
 /**
- * Sightings in the box from the last `days` days that the viewer may see (live, not hidden by them, no
+ * The cells whose centres lie in the area, and the box around them that the index scans: null when
+ * no cell's centre does. A sighting is read when its cell is one of them, never by its exact spot, so
+ * the area must reach half a cell beyond where a sighting's place may count (suggestionBoxes does).
+ */
+function cellsOf(area: Box): { bounds: Box; runs: CellRun[] } | null {
+  const runs = cellRunsWithCentreIn(area);
+  if (runs.length === 0) return null;
+  if (runs.length > RUN_SLOTS) throw new Error(`a box of at most ${RUN_SLOTS} grid rows`);
+  return {
+    runs,
+    bounds: {
+      south: runs[0]!.south,
+      north: runs.at(-1)!.north,
+      west: Math.min(...runs.map((r) => r.west)),
+      east: Math.max(...runs.map((r) => r.east)),
+    },
+  };
+}
+
+/** The statement with its values bound, unprepared (tests EXPLAIN it). */
+export const sightingsInBoxQuery = (viewerId: string, area: Box, days: number): SQL => {
+  const cells = cellsOf(area);
+  if (!cells) throw new Error('no cell centre in the area');
+  return sightingsInBoxSql({ viewerId, ...cells.bounds, days }, cells.runs);
+};
+
+/**
+ * Sightings in the box's cells (those whose centres lie in it) from the last `days` days that the viewer may see (live, not hidden by them, no
  * block with the author, not kept from them near a household cat's home), newest first, at most
  * SUGGESTION_SIGHTINGS_MAX. Exact positions: the service places each as the viewer may see it.
  */
@@ -923,7 +969,19 @@ export async function recentSightingsInBox(
   area: Box,
   days: number,
 ): Promise<SuggestionSightingRow[]> {
-  const result = await sightingsInBoxStatement(db).execute({ viewerId, ...area, days });
+  const cells = cellsOf(area);
+  if (!cells) return [];
+  const slots: Record<string, number> = {};
+  for (let i = 0; i < RUN_SLOTS; i += 1) {
+    const run = cells.runs[i] ?? { south: 1, north: 0, west: 1, east: 0 };
+    Object.assign(slots, {
+      [`s${i}`]: run.south,
+      [`n${i}`]: run.north,
+      [`w${i}`]: run.west,
+      [`e${i}`]: run.east,
+    });
+  }
+  const result = await sightingsInBoxStatement(db).execute({ viewerId, ...cells.bounds, days, ...slots });
   return rowsOf(result).map((r) => ({
     postId: String(r.id),
     catId: String(r.cat_id),

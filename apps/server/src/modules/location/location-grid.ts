@@ -98,3 +98,44 @@ export function approximateLocation(
 ): { latitude: number; longitude: number } {
   return locationCell(latitude, longitude).centre;
 }
+
+/** One grid row's run of whole cells: latitudes [south, north), longitudes [west, east]. */
+export interface CellRun {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+/**
+ * The cells whose centres lie in the box (west <= east, within -180..180), as one run of whole cells per
+ * grid row, south to north. A statement that reads "the points of these runs" decides for each point by
+ * its cell alone, so its answer can tell a viewer who may see only cells nothing finer (issue 46): a
+ * limit, a count or a yes/no over them is the same wherever in its cell a point lies.
+ */
+export function cellRunsWithCentreIn(box: {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}): CellRun[] {
+  const first = Math.max(0, Math.ceil((box.south + 90) / LOCATION_GRID_DEGREES - 0.5));
+  const last = Math.min(ROWS - 1, Math.floor((box.north + 90) / LOCATION_GRID_DEGREES - 0.5));
+  const runs: CellRun[] = [];
+  for (let row = first; row <= last; row += 1) {
+    const south = -90 + row * LOCATION_GRID_DEGREES;
+    const north = south + LOCATION_GRID_DEGREES;
+    const columns = columnsInRow((south + north) / 2);
+    const width = 360 / columns;
+    const west = Math.max(0, Math.ceil((box.west + 180) / width - 0.5));
+    const east = Math.min(columns - 1, Math.floor((box.east + 180) / width - 0.5));
+    if (west > east) continue;
+    runs.push({
+      south,
+      north,
+      west: -180 + west * width,
+      east: east === columns - 1 ? 180 : -180 + (east + 1) * width,
+    });
+  }
+  return runs;
+}
