@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LOCATION_GRID_DEGREES, approximateLocation, columnsInRow, locationCell } from './location-grid.ts';
+import {
+  LOCATION_GRID_DEGREES,
+  approximateLocation,
+  cellRunsWithCentreIn,
+  columnsInRow,
+  locationCell,
+} from './location-grid.ts';
 
 /** Metres along a parallel between two longitudes at this latitude (spherical Earth). */
 const eastWestMetres = (latitude: number, west: number, east: number) =>
@@ -88,5 +94,41 @@ describe('the ~500 m location grid', () => {
     }
     // Near the poles a column is at most one degree wide (360 columns), not thousands of kilometres.
     expect(columnsInRow(89.99775)).toBe(360);
+  });
+
+  it('reads a box by whole cells: a point is in its runs exactly when its cell centre is in the box', () => {
+    // Issue 46: a statement that keeps the points of these runs decides by the cell alone.
+    fc.assert(
+      fc.property(
+        fc.double({ min: -70, max: 70, noNaN: true }),
+        fc.double({ min: -170, max: 170, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.011, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.016, noNaN: true }),
+        fc.double({ min: -0.02, max: 0.02, noNaN: true }),
+        fc.double({ min: -0.03, max: 0.03, noNaN: true }),
+        (south, west, height, width, dLat, dLon) => {
+          const box = { south, north: south + height, west, east: west + width };
+          const runs = cellRunsWithCentreIn(box);
+          expect(runs.length).toBeLessThanOrEqual(4);
+          const p = { latitude: south + height / 2 + dLat, longitude: west + width / 2 + dLon };
+          const { centre } = locationCell(p.latitude, p.longitude);
+          const inRuns = runs.some(
+            (r) =>
+              p.latitude >= r.south && p.latitude < r.north && p.longitude >= r.west && p.longitude <= r.east,
+          );
+          const centreIn =
+            centre.latitude >= box.south &&
+            centre.latitude <= box.north &&
+            centre.longitude >= box.west &&
+            centre.longitude <= box.east;
+          // Within a millionth of a degree of an edge the centre's rounding may tip it (~0.1 m).
+          const near = (a: number, b: number) => Math.abs(a - b) < 2e-6;
+          if ([box.south, box.north].some((e) => near(centre.latitude, e))) return;
+          if ([box.west, box.east].some((e) => near(centre.longitude, e))) return;
+          expect(inRuns).toBe(centreIn);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });
