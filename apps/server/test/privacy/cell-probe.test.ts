@@ -289,6 +289,9 @@ describe('moving a secret point inside its ~500 m cell changes no answer anyone 
           page: ['1'],
           clusterId: clusterIds.get(viewer.userId)!,
           catId: Object.values(cats),
+          // The moderators' picture route: none of the probe's viewers is a moderator, so it refuses
+          // them alike whatever report it names (report-pictures.test.ts walks it for moderators).
+          reportId: ['00000000-0000-4000-8000-000000000046'],
         },
         queries: {
           user: authors.map((a) => `user=${a}&pagenum=1`),
@@ -299,11 +302,14 @@ describe('moving a secret point inside its ~500 m cell changes no answer anyone 
           near,
           caredFor: ['caredFor=true'],
         },
-        ticket: signStreamTicket(
-          t.app.sessionKeys.streamTicket,
-          viewer.userId,
-          new Date(Date.now() + 60_000),
-        ),
+        // Minted as the route would, one per stream opened (a ticket opens one).
+        ticket: () =>
+          signStreamTicket(
+            t.app.sessionKeys.streamTicket,
+            // The probe's viewers never change their password: their accounts are at generation 0.
+            { userId: viewer.userId, generation: 0 },
+            new Date(Date.now() + 60_000),
+          ),
       }),
       [],
     );
@@ -486,10 +492,10 @@ describe('moving a secret point inside its ~500 m cell changes no answer anyone 
     expect(new Set(told).size, `told per step: ${told.join(', ')}`).toBe(1);
   }, 120_000);
 
-  // Enabled when near-home uses cells (issue 46 point 1): today "within 200 m of the home" is decided
-  // on exact points, so the neighbour's sighting just north of the home's cell drops in and out of the
-  // cat's answers as the home moves about inside it.
-  it.fails(
+  // Near-home is decided on cells (issue 46 point 1, decision 022): when it was "within 200 m of the
+  // home" on exact points, the neighbour's sighting just north of the home's cell dropped in and out of
+  // the cat's answers as the home moved about inside it (1,230 answers changed).
+  it(
     "a household cat's home: nobody but its caretakers sees anything move",
     async () => {
       const changed = await probe(
@@ -502,10 +508,10 @@ describe('moving a secret point inside its ~500 m cell changes no answer anyone 
     600_000,
   );
 
-  // Enabled when near-home uses cells (issue 46 point 1): the caretaker as the attacker. A neighbour's
-  // sighting of the household cat moves about inside its cell, across 200 m of the home: the cat's
-  // answers show it or leave it out, so the caretaker (and everyone else) would learn the exact spot.
-  it.fails(
+  // The caretaker as the attacker (issue 46 point 1). A neighbour's sighting of the household cat moves
+  // about inside its cell, across 200 m of the home: on exact points the cat's answers showed it or
+  // left it out, so the caretaker (and everyone else) learnt the exact spot (825 answers changed).
+  it(
     "a neighbour's sighting by a household cat's home: not even its caretakers see it move",
     async () => {
       const changed = await probe(
@@ -518,10 +524,10 @@ describe('moving a secret point inside its ~500 m cell changes no answer anyone 
     600_000,
   );
 
-  // Enabled when near-home uses cells (issue 46 point 1): a switched-off sighting takes part in no
-  // near-home decision. Today, inside 200 m of the home it is passed over and the cat is placed at its
-  // older shown sighting; beyond, it is the cat's newest and the cat has no place.
-  it.fails(
+  // A switched-off sighting takes part in no near-home decision (issue 46 point 1). On exact points,
+  // inside 200 m of the home it was passed over and the cat placed at its older shown sighting; beyond,
+  // it was the cat's newest and the cat had no place (1,125 answers changed).
+  it(
     "a neighbour's switched-off sighting by a household cat's home: nobody sees it move",
     async () => {
       const changed = await probe(
