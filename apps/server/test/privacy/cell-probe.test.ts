@@ -9,12 +9,11 @@ import {
 } from '@cats/contracts';
 import { groupMembers, missingAlerts, posts as postsTable } from '../../src/db/schema/index.ts';
 import { locationCell, type LocationCell } from '../../src/modules/location/location-grid.ts';
-import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.ts';
 import { buildTestApp, type TestApp } from '../build-app.ts';
 import { authHeader, createCat, createPost, createUser } from '../factories.ts';
 import { NO_RATE_LIMITS, smallJpeg, uploadPost } from '../hostile/support/world.ts';
 import { parseSse } from '../sse-client.ts';
-import { metres, walkGetRoutes, type WalkViewer } from './location-walk.ts';
+import { metres, walkGetRoutes, walkTicket, type WalkViewer } from './location-walk.ts';
 
 /**
  * Issue 46, "Side channels": an answer that anyone but the owner (or a cat's caretakers) receives may
@@ -302,14 +301,7 @@ describe('moving a secret point inside its ~500 m cell changes no answer anyone 
           near,
           caredFor: ['caredFor=true'],
         },
-        // Minted as the route would, one per stream opened (a ticket opens one).
-        ticket: () =>
-          signStreamTicket(
-            t.app.sessionKeys.streamTicket,
-            // The probe's viewers never change their password: their accounts are at generation 0.
-            { userId: viewer.userId, generation: 0 },
-            new Date(Date.now() + 60_000),
-          ),
+        ticket: walkTicket(t.app, viewer.userId),
       }),
       [],
     );
@@ -495,48 +487,36 @@ describe('moving a secret point inside its ~500 m cell changes no answer anyone 
   // Near-home is decided on cells (issue 46 point 1, decision 022): when it was "within 200 m of the
   // home" on exact points, the neighbour's sighting just north of the home's cell dropped in and out of
   // the cat's answers as the home moved about inside it (1,230 answers changed).
-  it(
-    "a household cat's home: nobody but its caretakers sees anything move",
-    async () => {
-      const changed = await probe(
-        async (to) => void (await ok('owner', 'PATCH', `/api/cats/${cats.home}`, { home: to })),
-        homeSteps,
-        viewers,
-      );
-      expect(changed.slice(0, 4), `${changed.length} answers changed`).toEqual([]);
-    },
-    600_000,
-  );
+  it("a household cat's home: nobody but its caretakers sees anything move", async () => {
+    const changed = await probe(
+      async (to) => void (await ok('owner', 'PATCH', `/api/cats/${cats.home}`, { home: to })),
+      homeSteps,
+      viewers,
+    );
+    expect(changed.slice(0, 4), `${changed.length} answers changed`).toEqual([]);
+  }, 600_000);
 
   // The caretaker as the attacker (issue 46 point 1). A neighbour's sighting of the household cat moves
   // about inside its cell, across 200 m of the home: on exact points the cat's answers showed it or
   // left it out, so the caretaker (and everyone else) learnt the exact spot (825 answers changed).
-  it(
-    "a neighbour's sighting by a household cat's home: not even its caretakers see it move",
-    async () => {
-      const changed = await probe(
-        async (to) => void (await ok('sighter', 'PATCH', `/api/posts/${posts.nearHome}`, to)),
-        stepsUp(cells.nearHome),
-        [...viewers, owner()],
-      );
-      expect(changed.slice(0, 4), `${changed.length} answers changed`).toEqual([]);
-    },
-    600_000,
-  );
+  it("a neighbour's sighting by a household cat's home: not even its caretakers see it move", async () => {
+    const changed = await probe(
+      async (to) => void (await ok('sighter', 'PATCH', `/api/posts/${posts.nearHome}`, to)),
+      stepsUp(cells.nearHome),
+      [...viewers, owner()],
+    );
+    expect(changed.slice(0, 4), `${changed.length} answers changed`).toEqual([]);
+  }, 600_000);
 
   // A switched-off sighting takes part in no near-home decision (issue 46 point 1). On exact points,
   // inside 200 m of the home it was passed over and the cat placed at its older shown sighting; beyond,
   // it was the cat's newest and the cat had no place (1,125 answers changed).
-  it(
-    "a neighbour's switched-off sighting by a household cat's home: nobody sees it move",
-    async () => {
-      const changed = await probe(
-        async (to) => void (await ok('sighter', 'PATCH', `/api/posts/${posts.offNearHome}`, to)),
-        stepsUp(cells.offNearHome),
-        [...viewers, owner()],
-      );
-      expect(changed.slice(0, 4), `${changed.length} answers changed`).toEqual([]);
-    },
-    600_000,
-  );
+  it("a neighbour's switched-off sighting by a household cat's home: nobody sees it move", async () => {
+    const changed = await probe(
+      async (to) => void (await ok('sighter', 'PATCH', `/api/posts/${posts.offNearHome}`, to)),
+      stepsUp(cells.offNearHome),
+      [...viewers, owner()],
+    );
+    expect(changed.slice(0, 4), `${changed.length} answers changed`).toEqual([]);
+  }, 600_000);
 });

@@ -22,7 +22,6 @@ import {
   LOCATION_GRID_DEGREES,
   locationCell,
 } from '../../src/modules/location/location-grid.ts';
-import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.ts';
 import { buildTestApp, type TestApp } from '../build-app.ts';
 import { parseSse } from '../sse-client.ts';
 import { unzip } from '../unzip.ts';
@@ -35,6 +34,7 @@ import {
   coordinatePairs,
   metres,
   walkGetRoutes,
+  walkTicket,
   type PlaceSecret,
   type Secret,
   type WalkedAnswer,
@@ -590,14 +590,7 @@ describe('the location rule on every GET route', () => {
           ],
           caredFor: ['caredFor=true'],
         },
-        // Minted as the route would, one per stream opened (a ticket opens one).
-        ticket: () =>
-          signStreamTicket(
-            t.app.sessionKeys.streamTicket,
-            // The walk's viewers never change their password: their accounts are at generation 0.
-            { userId: viewer.userId, generation: 0 },
-            new Date(Date.now() + 60_000),
-          ),
+        ticket: walkTicket(t.app, viewer.userId),
       }),
       secrets,
       places,

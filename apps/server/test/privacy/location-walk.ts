@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { approximateLocation } from '../../src/modules/location/location-grid.ts';
+import { signStreamTicket } from '../../src/modules/notifications/stream-ticket.ts';
 import { apiRoutes, fillPath, type ApiRoute } from '../hostile/support/routes.ts';
 import { injectStream, parseSse } from '../sse-client.ts';
 import { unzip } from '../unzip.ts';
@@ -278,6 +279,15 @@ export interface WalkedAnswer {
 }
 
 /** Every GET route's URLs with the given values; throws for a path parameter it has no value for. */
+/**
+ * A stream ticket for one of the walk's viewers, minted as the route would: one per stream opened (a
+ * ticket opens one). The walks' viewers never change their password: their accounts are at generation 0.
+ */
+export function walkTicket(app: FastifyInstance, userId: string): () => string {
+  return () =>
+    signStreamTicket(app.sessionKeys.streamTicket, { userId, generation: 0 }, new Date(Date.now() + 60_000));
+}
+
 export function urlsOf(route: ApiRoute, values: WalkValues): string[] {
   let paths: Record<string, string>[] = [{}];
   for (const name of route.params) {
