@@ -7,7 +7,10 @@
 -- its cell is the home's or one of its neighbours, which holds everything within 200 m of the home (a
 -- cell is ~500 m). A post whose location is switched off is never kept: it shows no place to anyone
 -- but its author, so linking it to the cat tells nothing of the home, and its exact point, which
--- nobody else may know even coarsely, must decide nothing anyone else sees.
+-- nobody else may know even coarsely, must decide nothing anyone else sees. That rule is for a
+-- caretaker's own sightings: one by anyone else (a suggestion its author accepted, a link older than
+-- decision 022) is kept from everyone but the caretakers and its author wherever it lies, since its
+-- author could move it from cell to cell and watch.
 
 -- The grid of location-grid.ts, step for step in double precision (the literals cast, or they would be
 -- numeric), so the server and the database put every point in the same cell.
@@ -64,20 +67,25 @@ END $$;
 DROP FUNCTION sighting_kept_from(uuid, uuid, double precision, double precision, uuid);
 --> statement-breakpoint
 -- Whether the sighting (a post of p_author at p_lat, p_lon, its location shown or not, linked to p_cat)
--- is kept from p_viewer: its location is shown, its cell is the household cat's home cell or one of
--- its neighbours, and the viewer is neither its author nor one of the cat's caretakers.
+-- is kept from p_viewer, who is neither its author nor one of the household cat's caretakers (and the
+-- cat has a home point). A sighting by someone who is not a caretaker is then kept always, wherever it
+-- lies: its author moves it at will, and an answer that changed from cell to cell would show them, from
+-- a second account, the home's cells. A caretaker's own is kept when its location is shown and its cell
+-- is the home's cell or one of its neighbours (the caretakers know the home anyway). Whether the author
+-- cares for the cat is one probe of cat_caretakers_user_idx (user_id, cat_id).
 CREATE FUNCTION sighting_kept_from(
   p_cat uuid, p_author uuid, p_lat double precision, p_lon double precision, p_show_location boolean,
   p_viewer uuid
 ) RETURNS boolean LANGUAGE sql STABLE AS $$
-  SELECT p_cat IS NOT NULL AND p_show_location IS TRUE AND p_lat IS NOT NULL AND p_lon IS NOT NULL
-    AND p_viewer IS DISTINCT FROM p_author
+  SELECT p_cat IS NOT NULL AND p_viewer IS DISTINCT FROM p_author
     AND EXISTS (
       SELECT 1 FROM cats c
       WHERE c.id = p_cat AND c.living = 'household'
         AND c.home_latitude IS NOT NULL AND c.home_longitude IS NOT NULL
-        AND location_cells_near(p_lat, p_lon, c.home_latitude, c.home_longitude)
-        AND NOT EXISTS (SELECT 1 FROM cat_caretakers cc WHERE cc.cat_id = c.id AND cc.user_id = p_viewer))
+        AND NOT EXISTS (SELECT 1 FROM cat_caretakers cc WHERE cc.cat_id = c.id AND cc.user_id = p_viewer)
+        AND (NOT EXISTS (SELECT 1 FROM cat_caretakers ac WHERE ac.user_id = p_author AND ac.cat_id = c.id)
+          OR (p_show_location IS TRUE AND p_lat IS NOT NULL AND p_lon IS NOT NULL
+            AND location_cells_near(p_lat, p_lon, c.home_latitude, c.home_longitude))))
 $$;
 --> statement-breakpoint
 -- 0032's, with the switch passed on.
@@ -91,6 +99,25 @@ CREATE OR REPLACE FUNCTION cat_public_sighting(p_cat uuid)
   ORDER BY p.created_at DESC, p.id DESC
   LIMIT 1
 $$;
+--> statement-breakpoint
+-- Whether a sighting's author cares for the cat now decides what strangers see of a household cat: a
+-- caretaker added or removed changes the cat's place. Once per statement, in cat order (0032's rule).
+CREATE FUNCTION cat_places_caretakers_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM cat_places_refresh(t.cat_id)
+    FROM (SELECT DISTINCT x.cat_id FROM cat_places_changed_caretakers x
+      JOIN cats c ON c.id = x.cat_id
+      WHERE c.living = 'household' AND c.home_latitude IS NOT NULL ORDER BY x.cat_id) t;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER cat_caretakers_cat_places_insert AFTER INSERT ON cat_caretakers
+  REFERENCING NEW TABLE AS cat_places_changed_caretakers
+  FOR EACH STATEMENT EXECUTE FUNCTION cat_places_caretakers_changed();
+--> statement-breakpoint
+CREATE TRIGGER cat_caretakers_cat_places_delete AFTER DELETE ON cat_caretakers
+  REFERENCING OLD TABLE AS cat_places_changed_caretakers
+  FOR EACH STATEMENT EXECUTE FUNCTION cat_places_caretakers_changed();
 --> statement-breakpoint
 -- The household cats' places under the new rule.
 SELECT cat_places_refresh(c.id) FROM cats c

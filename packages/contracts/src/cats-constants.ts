@@ -92,6 +92,8 @@ export const CAT_MESSAGES = {
   lastCaretaker: 'A cat keeps at least one caretaker',
   nearInvalid: 'near must be latitude,longitude',
   // 'This is Luna': suggestions on others' pictures.
+  // Issue 46: only a household cat's caretakers say which pictures show it, suggestions included.
+  householdSuggestCaretakers: 'This cat lives with someone: only its caretakers say which pictures show it',
   suggestOwnPost: 'This is your own picture: say which cat it shows with ‘Which cat is this?’',
   suggestionExists: 'You already suggested a cat for this picture; its author has not answered yet',
   suggestionsAuthorOnly: 'Only the author of a picture sees the suggestions for it',

@@ -224,6 +224,8 @@ export const SERVER_MESSAGES_ES: Record<string, string> = {
     'Ya sugeriste un gato para esta foto; quien la publicó aún no ha respondido',
   'This cat lives with someone: only its caretakers link pictures to it. They can suggest it on your picture with ‘This is…’':
     'Este gato vive con alguien: solo quienes cuidan de él vinculan fotos a él. Pueden sugerirlo en tu foto con «Este gato es…»',
+  'This cat lives with someone: only its caretakers say which pictures show it':
+    'Este gato vive con alguien: solo quienes cuidan de él dicen qué fotos lo muestran',
   'This is your own picture: say which cat it shows with ‘Which cat is this?’':
     'Esta foto es tuya: di qué gato aparece con «¿Qué gato es este?»',
   'This picture already shows {name}': 'Esta foto ya muestra a {name}',

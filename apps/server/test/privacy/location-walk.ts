@@ -35,8 +35,9 @@ export interface Secret {
   /** In its author's trash (issue 24): nobody else may see it at all. */
   trashed?: boolean;
   /**
-   * A sighting of a household cat within CAT_HOME_PRIVACY_METRES of its home point (issue 26): in the
-   * cat routes' answers it shows no place to anyone but the cat's caretakers and its author.
+   * A sighting of a household cat within CAT_HOME_PRIVACY_METRES of its home point (issue 26), or one
+   * by someone who does not care for it, wherever it lies (decision 022): in the cat routes' answers it
+   * shows no place to anyone but the cat's caretakers and its author, and elsewhere it names no cat.
    */
   nearCatHome?: { caretakers: ReadonlySet<string> };
   /** The cat the post is a sighting of (issue 26): 'Which cat is this?' may suggest it near its place. */

@@ -45,7 +45,8 @@ export const cats = pgTable(
     /**
      * The caretakers' home point: a household cat's sightings in its ~500 m cell or the 8 around it
      * (so all within CAT_HOME_PRIVACY_METRES; decision 022) show no place to anyone but its caretakers
-     * and each sighting's author. Never in an answer to anyone else.
+     * and each sighting's author; a sighting by anyone but a caretaker names the cat to nobody else,
+     * wherever it lies. Never in an answer to anyone else.
      */
     homeLatitude: doublePrecision('home_latitude'),
     homeLongitude: doublePrecision('home_longitude'),

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catPlaces, cats, posts, users } from '../../db/schema/index.ts';
+import { catCaretakers, catPlaces, cats, posts, users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 
@@ -114,7 +114,8 @@ describe('cat_places', () => {
   });
 
   it("leaves out a household cat's sightings near its home, as its home is set, moved and cleared", async () => {
-    const cat = await createCat(t.db, ann.id);
+    // Ben cares for the cat: the cells decide for a caretaker's sightings (decision 022).
+    const cat = await createCat(t.db, ann.id, { caretakers: [ben.id] });
     const away = await createPost(t.db, ben.id, {
       catId: cat.id,
       ...spot(20), // ~2.2 km north of spot(0)
@@ -133,6 +134,13 @@ describe('cat_places', () => {
       .update(cats)
       .set({ living: 'household', ...home })
       .where(eq(cats.id, cat.id));
+    expect(await placeOf(cat.id)).toEqual(at(away, 20));
+    // One who does not care for it has each sighting kept wherever it lies: Ben no longer a caretaker,
+    // strangers are given no place of the cat; a caretaker again, the cells decide again.
+    const bensRow = and(eq(catCaretakers.catId, cat.id), eq(catCaretakers.userId, ben.id));
+    await t.db.delete(catCaretakers).where(bensRow);
+    expect(await placeOf(cat.id)).toBeNull();
+    await t.db.insert(catCaretakers).values({ catId: cat.id, userId: ben.id });
     expect(await placeOf(cat.id)).toEqual(at(away, 20));
     // A community cat's home point hides nothing.
     await t.db.update(cats).set({ living: 'community' }).where(eq(cats.id, cat.id));

@@ -218,10 +218,15 @@ describe('cat suggestions', () => {
     // The caretaker, as the post shows it to them: its cell.
     expect(await ids(alice, cellCentre)).toEqual([cat.id]);
     expect(await ids(bob, nearHome)).toEqual([cat.id]);
-    // Away from home the cat is everybody's neighbour.
+    // Away from home a caretaker's sighting makes the cat everybody's neighbour; Bob's, by someone who
+    // does not care for it, is kept wherever it lies (decision 022: he could move it and watch).
     const away = moved(home, 3000, 0);
+    const awayCentre = locationCell(away.latitude, away.longitude).centre;
     await createPost(t.db, bob.id, { catId: cat.id, ...away, showLocation: true });
-    expect(await ids(mallory, locationCell(away.latitude, away.longitude).centre)).toEqual([cat.id]);
+    expect(await ids(mallory, awayCentre)).toEqual([]);
+    expect(await ids(bob, away)).toEqual([cat.id]);
+    await createPost(t.db, alice.id, { catId: cat.id, ...away, showLocation: true });
+    expect(await ids(mallory, awayCentre)).toEqual([cat.id]);
     // Community cats keep every place.
     await t.db.update(cats).set({ living: 'community' }).where(eq(cats.id, cat.id));
     expect(await ids(mallory, cellCentre)).toEqual([cat.id]);

@@ -531,7 +531,8 @@ function placedDistance(
   viewerIsCaretaker: boolean,
   sighting: LocatedPost,
 ) {
-  const place = sightingPlace(viewer, cat, viewerIsCaretaker, sighting);
+  // The lists' sightings passed sighting_kept_from in SQL (sighting-visibility.ts), which weighed the author.
+  const place = sightingPlace(viewer, cat, viewerIsCaretaker, { ...sighting, authorCaresForCat: null });
   if (place.latitude === null || place.longitude === null) return Number.POSITIVE_INFINITY;
   return metresBetween(near, { latitude: place.latitude, longitude: place.longitude });
 }
@@ -864,7 +865,8 @@ export async function suggestCats(
   const byCat = new Map<string, Candidate>();
   for (const row of found.flat()) {
     const cat = { living: row.living, homeLatitude: row.homeLatitude, homeLongitude: row.homeLongitude };
-    const place = sightingPlace(viewer, cat, row.viewerIsCaretaker, row);
+    // Passed sighting_kept_from in SQL (recentSightingsInBox), which weighed the author.
+    const place = sightingPlace(viewer, cat, row.viewerIsCaretaker, { ...row, authorCaresForCat: null });
     if (place.latitude === null || place.longitude === null) continue;
     const distance = metresBetween(near, { latitude: place.latitude, longitude: place.longitude });
     if (distance > CAT_SUGGESTION_METRES) continue;

@@ -433,7 +433,9 @@ describe('cats', () => {
     });
 
     it("hides a household cat's sightings near its home from all but its caretakers and each sighting's author", async () => {
-      const cat = await createCat(t.db, alice.id, { living: 'household' });
+      // Bob cares for the cat too: the cells decide for a caretaker's sightings (decision 022); one by
+      // anyone else is kept wherever it lies (near-home-cells.test.ts).
+      const cat = await createCat(t.db, alice.id, { living: 'household', caretakers: [bob.id] });
       // A follower from the start: told of both sightings before the home point is set.
       const dave = await createUser(t.db);
       expect((await api(dave, 'PUT', `/api/cats/${cat.id}/follow`)).statusCode).toBe(200);
@@ -783,6 +785,7 @@ describe('cats', () => {
         createdAt: hoursAgo(1),
       });
       // A household cat seen near its home by Ann: kept from the viewer; her older one 9 km off counts.
+      // Ann cares for it (decision 022): a sighting by anyone else would be kept wherever it lies.
       const home = north(100);
       const nine = north(9_000);
       const homeCat = await cat(`${tag} home`, 0, approximateLocation(nine.latitude, nine.longitude));
@@ -790,6 +793,7 @@ describe('cats', () => {
         .update(cats)
         .set({ living: 'household', homeLatitude: home.latitude, homeLongitude: home.longitude })
         .where(eq(cats.id, homeCat.id));
+      await t.db.insert(catCaretakers).values({ catId: homeCat.id, userId: ann.id });
       await createPost(t.db, ann.id, {
         catId: homeCat.id,
         ...nine,

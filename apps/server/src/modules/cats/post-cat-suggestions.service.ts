@@ -23,7 +23,8 @@ const ONE_OPEN_SUGGESTION = 'cat_suggestions_open_idx';
  * 'This is Luna' (issue 26, "Linking sightings"): anyone signed in but the demo account suggests which
  * cat someone else's picture shows; the picture's author sees the open suggestions and accepts one (the
  * post is linked as PUT /api/posts/{postId}/cat links it, followers told as for any link) or declines
- * it. Who may see the post decides who may suggest: unknown, hidden and blocked alike are 404.
+ * it. Who may see the post decides who may suggest: unknown, hidden and blocked alike are 404. A
+ * household cat is suggested by its caretakers only: they alone may link a picture to it.
  */
 export async function suggestCat(
   deps: CatsDeps,
@@ -37,6 +38,11 @@ export async function suggestCat(
       if (!post) throw notFound(CAT_MESSAGES.postNotFound);
       if (post.userId === viewer.userId) throw forbidden(CAT_MESSAGES.suggestOwnPost);
       const cat = await requireCat(tx, catId, 'share');
+      // Only its caretakers may link a picture to a household cat (decision 022), so a suggestion by
+      // anyone else could never be accepted: refused at once rather than left as a dead end.
+      if (cat.living === 'household' && !(await cats.isCaretaker(tx, cat.id, viewer.userId))) {
+        throw forbidden(CAT_MESSAGES.householdSuggestCaretakers);
+      }
       // Saying 'it already shows Luna' is fine where the post names its cat to this viewer; where it
       // does not (near a household cat's home) the suggestion is kept like any other, and is moot.
       if (post.catId === cat.id && !(await suggestions.postLinkKeptFrom(tx, post.id, viewer.userId))) {

@@ -209,7 +209,7 @@ describe('cat suggestions', () => {
     expect((await listFor(author, post.id)).map((s) => s._id)).toEqual([id]);
   });
 
-  it('keeps the link of a sighting near a household cat’s home from a suggester: their suggestion of it is kept, moot, and tells nobody', async () => {
+  it('keeps the link of a sighting near a household cat’s home from a suggester: their suggestion of it is refused as on any picture, and tells nobody', async () => {
     const home = { latitude: 51.5, longitude: -0.12 };
     const milo = await createCat(t.db, carer.id, {
       name: 'Milo',
@@ -226,14 +226,16 @@ describe('cat suggestions', () => {
     const entries = async () =>
       (await t.db.select().from(notifications).where(eq(notifications.recipientId, author.id))).length;
     const before = await entries();
-    // Not 'This picture already shows Milo': that would tell mariposa what the post does not.
-    const res = await suggest(mariposa, nearHome.id, milo.id);
-    expect(res.statusCode, res.body).toBe(201);
+    // Not 'This picture already shows Milo': that would tell mariposa what the post does not. Only a
+    // household cat's caretakers suggest it (decision 022): mariposa is refused as on any picture.
+    const elsewhere = await createPost(t.db, author.id, { latitude: 40.4, longitude: -3.7, showLocation: true });
+    for (const postId of [nearHome.id, elsewhere.id, nearHome.id]) {
+      const res = await suggest(mariposa, postId, milo.id);
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json()).toEqual({ message: CAT_MESSAGES.householdSuggestCaretakers });
+    }
     expect(await entries()).toBe(before);
     expect(await listFor(author, nearHome.id)).toEqual([]);
-    // A second one is refused as any second suggestion is.
-    const again = await suggest(mariposa, nearHome.id, milo.id);
-    expect(again.json()).toEqual({ message: CAT_MESSAGES.suggestionExists });
     // Nor does listing or answering suggestions on it say more to others than on any other picture.
     const list = await api(mariposa, 'GET', `/api/posts/${nearHome.id}/cat-suggestions`);
     expect(list.statusCode).toBe(403);

@@ -4,9 +4,10 @@ import { postShownTo, usersBlockedWith } from '../social/visibility.ts';
 /**
  * A sighting (a posts row, `alias` in the statement) that the viewer may see: live, not hidden by them,
  * no block with its author, shown to them by moderation (issue 27), and not kept from them near a
- * household cat's home (sighting_kept_from, migrations 0018 and 0040: decided on ~500 m cells, never
- * on exact distances, decision 022). One rule for every statement that places or pictures a cat (its page, the lists and their covers, suggestions, missing alerts), so
- * that they all agree on what a viewer may see of a cat.
+ * household cat's home (sighting_kept_from, migrations 0018 and 0040: a caretaker's sighting decided on
+ * ~500 m cells, never on exact distances; anyone else's kept wherever it lies, decision 022). One rule
+ * for every statement that places or pictures a cat (its page, the lists and their covers, suggestions,
+ * missing alerts), so that they all agree on what a viewer may see of a cat.
  *
  * `cat`: the alias of the sighting's own cat row, where the statement has one (with `living` and
  * `home_latitude`). sighting_kept_from() can only be true of a household cat with a home point and

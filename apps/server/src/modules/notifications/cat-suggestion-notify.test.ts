@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAT_MESSAGES, type PostCatSuggestion, type Notification } from '@cats/contracts';
-import { notificationCounters, notifications } from '../../db/schema/index.ts';
+import { catSuggestions, notificationCounters, notifications } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
@@ -152,13 +152,22 @@ describe('cat suggestion and merge notifications', () => {
       longitude: home.longitude,
       showLocation: true,
     });
-    const made = await suggest(mariposa!, post.id, milo.id);
-    // A household cat is linked on its caretakers' word alone (issue 46): a stranger's suggestion is
-    // refused at acceptance, and the suggester told nothing.
+    // A household cat is suggested by its caretakers alone (decision 022): mariposa is refused at once.
+    const asked = await api.send(mariposa!, 'POST', `/api/posts/${post.id}/cat-suggestions`, {
+      catId: milo.id,
+    });
+    expect(asked.statusCode, asked.body).toBe(403);
+    expect(asked.json()).toEqual({ message: CAT_MESSAGES.householdSuggestCaretakers });
+    // One made before that rule is linked on its caretakers' word alone (issue 46): refused at
+    // acceptance, and the suggester told nothing.
+    const [made] = await t.db
+      .insert(catSuggestions)
+      .values({ postId: post.id, catId: milo.id, suggestedBy: mariposa!.id })
+      .returning();
     const refused = await api.send(
       author!,
       'POST',
-      `/api/posts/${post.id}/cat-suggestions/${made._id}/accept`,
+      `/api/posts/${post.id}/cat-suggestions/${made!.id}/accept`,
     );
     expect(refused.statusCode, refused.body).toBe(403);
     expect(refused.json()).toEqual({ message: CAT_MESSAGES.householdLinkCaretakers });

@@ -70,7 +70,8 @@ export function toPostView(viewer: AuthContext, row: PostViewRow, opts: PostView
 /**
  * The cat the post shows (issue 26). A sighting near a household cat's home keeps its usual place in the
  * post's own views, but there it does not say which cat it is (except to the cat's caretakers and the
- * author): the cat and the area of its home are never put together for anyone else (cat-place.ts).
+ * author): the cat and the area of its home are never put together for anyone else (cat-place.ts). A
+ * sighting by someone who does not care for a household cat names it to nobody else, wherever it lies.
  */
 function linkedCat(viewer: AuthContext, row: PostViewRow): Post['cat'] {
   if (!row.linkedCatId || row.linkedCatName === null || row.linkedCatLiving === null) return null;

@@ -93,6 +93,8 @@ export interface PostViewRow {
   linkedCatHomeLongitude: number | null;
   /** The viewer cares for that cat. */
   viewerCaresForCat: boolean;
+  /** The author cares for the linked household cat (cat-place.ts › hiddenByHome); false for others. */
+  authorCaresForCat: boolean;
   /** That cat has an open alert the viewer may see (missing.repository.ts, catMissingFor). */
   linkedCatMissing: boolean;
   /** Issue 27: 'pending_review' reaches only its author (the query leaves it out for anyone else). */
@@ -322,6 +324,11 @@ function composeVisiblePosts(db: Executor, filter: PostFilter, paging: PostPagin
         viewerCaresForCat:
           sql<boolean>`case when ${cats.homeLatitude} is not null and ${cats.living} = 'household'
           then exists (select 1 from ${catCaretakers} vcc where vcc.cat_id = ${cats.id} and vcc.user_id = ${viewer})
+          else false end`.mapWith(Boolean),
+        // A probe of cat_caretakers_user_idx (user_id, cat_id), for the same posts only.
+        authorCaresForCat:
+          sql<boolean>`case when ${cats.homeLatitude} is not null and ${cats.living} = 'household'
+          then exists (select 1 from ${catCaretakers} acc where acc.user_id = ${posts.userId} and acc.cat_id = ${cats.id})
           else false end`.mapWith(Boolean),
         // The card says so when the cat is missing: an alert the viewer may see (the cats lists' rule),
         // one probe of missing_alerts_open_cat_idx for a linked post.

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import {
   alreadyShowsMessage,
+  CAT_MESSAGES,
   DEMO_DISABLED_MESSAGE,
   DEMO_USER_ID,
   type CatsResponse,
@@ -142,5 +143,18 @@ describe("'This is…' on someone else's picture", () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /Luna/ }));
     expect(await screen.findByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE })).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Which cat is this?' })).toBeNull();
+  });
+
+  it("says in the dialog why a household cat someone else cares for cannot be suggested (issue 46)", async () => {
+    setup(theirs(), {
+      'POST /api/posts/p1/cat-suggestions': () =>
+        Response.json({ message: CAT_MESSAGES.householdSuggestCaretakers }, { status: 403 }),
+    });
+    const dialog = await openDialog();
+    fireEvent.click(await within(dialog).findByRole('button', { name: /Luna/ }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'This cat lives with someone: only its caretakers say which pictures show it',
+    );
+    expect(screen.getByRole('dialog', { name: 'Which cat is this?' })).toBeTruthy();
   });
 });
