@@ -433,7 +433,12 @@ describe('accounts and sessions API', () => {
       const token = await t.app.accessTokens.sign(user.id);
       const request = bearerRequest(token);
       await requireAuth.call(t.app, request, {} as FastifyReply);
-      expect(request.auth).toEqual({ userId: user.id, isDemo: false, signedInAt: null });
+      expect(request.auth).toEqual({
+        userId: user.id,
+        isDemo: false,
+        signedInAt: null,
+        sessionGeneration: 0,
+      });
       // As if the deletion's announcement were lost (PostgreSQL's LISTEN connection away; the next test
       // hears it): the account was seen a moment ago, so until LIVE_USER_TTL_MS passes only forget()
       // makes requireAuth look again.
@@ -441,7 +446,12 @@ describe('accounts and sessions API', () => {
       await t.db.delete(users).where(eq(users.id, user.id));
       const meanwhile = bearerRequest(token);
       await requireAuth.call(t.app, meanwhile, {} as FastifyReply);
-      expect(meanwhile.auth).toEqual({ userId: user.id, isDemo: false, signedInAt: null });
+      expect(meanwhile.auth).toEqual({
+        userId: user.id,
+        isDemo: false,
+        signedInAt: null,
+        sessionGeneration: 0,
+      });
       unheard.mockRestore();
       t.app.liveUsers.forget(user.id);
       const refused = bearerRequest(token);
@@ -522,7 +532,12 @@ describe('accounts and sessions API', () => {
       const user = await createUser(t.db);
       const request = bearerRequest(await signedByApp({ sub: user.id.toUpperCase(), exp }));
       await requireAuth.call(t.app, request, {} as FastifyReply);
-      expect(request.auth).toEqual({ userId: user.id, isDemo: false, signedInAt: null });
+      expect(request.auth).toEqual({
+        userId: user.id,
+        isDemo: false,
+        signedInAt: null,
+        sessionGeneration: 0,
+      });
     });
 
     it('answer 403 for a valid token of a user that does not exist', async () => {
