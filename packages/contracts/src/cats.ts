@@ -158,7 +158,18 @@ export const catsQuerySchema = z.object({
   near: nearSchema.optional(),
   cursor: z.string().max(200).optional(),
 });
+/**
+ * What a list says of a cat so that the web offers it only where choosing it can succeed: a household
+ * cat's pictures are linked and suggested by its caretakers alone (decision 022).
+ */
+const catLinkingFields = {
+  living: catLivingSchema,
+  /** The viewer is one of the cat's caretakers. */
+  viewerIsCaretaker: z.boolean(),
+};
+
 export const catListItemSchema = catSummarySchema.extend({
+  ...catLinkingFields,
   /** When the newest sighting the viewer may see was made. */
   lastSeenAt: z.string().nullable(),
   /** An alert the viewer may see is open: the cat is missing (its page says where it was last seen). */
@@ -188,7 +199,10 @@ export const catSuggestionSchema = catSummarySchema.extend({
   missing: z.boolean(),
 });
 export type CatSuggestion = z.infer<typeof catSuggestionSchema>;
-export const catSuggestionsResponseSchema = z.object({ cats: z.array(catSuggestionSchema) });
+/** One cat 'Which cat is this?' offers on Spot. */
+export const catSuggestionItemSchema = catSuggestionSchema.extend(catLinkingFields);
+export type CatSuggestionItem = z.infer<typeof catSuggestionItemSchema>;
+export const catSuggestionsResponseSchema = z.object({ cats: z.array(catSuggestionItemSchema) });
 export type CatSuggestionsResponse = z.infer<typeof catSuggestionsResponseSchema>;
 
 /** GET /api/cats/{catId}/sightings?cursor=: newest first, each a post in the feed's shape. */

@@ -286,6 +286,25 @@ describe('cat suggestions', () => {
     expect(await missingOf(blockedByKeeper)).toEqual({ Lost: false, Other: false });
   });
 
+  it('says how each suggested cat lives and whether the viewer cares for it (issue 46)', async () => {
+    // Spot offers a household cat only to its caretakers: nobody else may link a picture to it.
+    const spot = { latitude: 43.2627, longitude: -2.9253 };
+    const keeper = await createUser(t.db);
+    const house = await createCat(t.db, keeper.id, {
+      name: 'House',
+      living: 'household',
+      caretakers: [alice.id],
+    });
+    const street = await createCat(t.db, keeper.id, { name: 'Street', living: 'community' });
+    for (const cat of [house, street])
+      await createPost(t.db, keeper.id, { catId: cat.id, ...spot, showLocation: true });
+    const factsOf = async (viewer: { id: string }) =>
+      Object.fromEntries((await suggest(viewer, spot)).map((c) => [c.name, [c.living, c.viewerIsCaretaker]]));
+    expect(await factsOf(keeper)).toEqual({ House: ['household', true], Street: ['community', true] });
+    expect(await factsOf(alice)).toEqual({ House: ['household', true], Street: ['community', false] });
+    expect(await factsOf(carol)).toEqual({ House: ['household', false], Street: ['community', false] });
+  });
+
   it('shows the chosen cover where the viewer may see it, else the newest sighting that counted', async () => {
     const spot = { latitude: 47.3769, longitude: 8.5417 };
     const centre = locationCell(spot.latitude, spot.longitude).centre;

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { CAT_SUGGESTION_LIMIT, isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
@@ -77,6 +77,20 @@ export async function isCaretaker(db: Executor, catId: string, userId: string): 
     .from(catCaretakers)
     .where(and(eq(catCaretakers.catId, catId), eq(catCaretakers.userId, userId)));
   return row !== undefined;
+}
+
+/** Which of these cats the user cares for (on cat_caretakers_user_idx). */
+export async function caredForAmong(
+  db: Executor,
+  userId: string,
+  catIds: readonly string[],
+): Promise<Set<string>> {
+  if (catIds.length === 0) return new Set();
+  const rows = await db
+    .select({ catId: catCaretakers.catId })
+    .from(catCaretakers)
+    .where(and(eq(catCaretakers.userId, userId), inArray(catCaretakers.catId, [...catIds])));
+  return new Set(rows.map((r) => r.catId));
 }
 
 export async function addCaretaker(db: Executor, catId: string, userId: string): Promise<void> {

@@ -783,6 +783,8 @@ export async function listCats(
       _id: row.id,
       name: row.name,
       cover: toCover(deps, row.cover ?? row.sighting),
+      living: row.living as Cat['living'],
+      viewerIsCaretaker: row.viewerIsCaretaker,
       lastSeenAt: row.sighting ? row.sighting.createdAt.toISOString() : null,
       missing: row.missing,
     })),
@@ -856,6 +858,7 @@ export async function suggestCats(
   interface Candidate {
     catId: string;
     name: string;
+    living: Cat['living'];
     missing: boolean;
     coverPostId: string | null;
     distance: number;
@@ -875,6 +878,7 @@ export async function suggestCats(
       byCat.set(row.catId, {
         catId: row.catId,
         name: row.catName,
+        living: row.living as Cat['living'],
         missing: row.catMissing,
         coverPostId: row.coverPostId,
         distance,
@@ -902,13 +906,24 @@ export async function suggestCats(
     return row?.catId === c.catId ? row : undefined;
   };
   const toCheck = chosen.filter((c) => c.coverPostId !== null && !coverRead(c)).map((c) => c.catId);
-  const checked = await repo.suggestionCovers(deps.db, viewer.userId, toCheck);
+  // Whether the viewer cares for each cat: Spot offers a household cat to its caretakers alone
+  // (decision 022). The sightings' statement asks it only where the home rule needs it.
+  const [checked, caredFor] = await Promise.all([
+    repo.suggestionCovers(deps.db, viewer.userId, toCheck),
+    repo.caredForAmong(
+      deps.db,
+      viewer.userId,
+      chosen.map((c) => c.catId),
+    ),
+  ]);
   const pictureOf = (c: Candidate) => coverRead(c) ?? checked.find((p) => p.catId === c.catId) ?? c.newest;
   return {
     cats: chosen.map((c) => ({
       _id: c.catId,
       name: c.name,
       cover: toCover(deps, pictureOf(c)),
+      living: c.living,
+      viewerIsCaretaker: caredFor.has(c.catId),
       missing: c.missing,
     })),
   };

@@ -666,6 +666,58 @@ describe('cats', () => {
       for (const url of lists) expect((await missingOn(carol, url))[`${tag} lost`], url).toBe(false);
     });
 
+    it('says on every list how each cat lives and whether the viewer cares for it (issue 46)', async () => {
+      // The web offers a household cat to link or suggest only to its caretakers (decision 022).
+      const tag = `liv${Math.random().toString(36).slice(2, 6)}`;
+      const spot = { latitude: 40.4168, longitude: -3.7038 };
+      const keeper = await createUser(t.db);
+      const partner = await createUser(t.db);
+      const house = await createCat(t.db, keeper.id, {
+        name: `${tag} house`,
+        living: 'household',
+        caretakers: [partner.id],
+      });
+      const houseUnplaced = await createCat(t.db, keeper.id, {
+        name: `${tag} house unplaced`,
+        living: 'household',
+      });
+      const street = await createCat(t.db, keeper.id, { name: `${tag} street`, living: 'community' });
+      for (const cat of [house, houseUnplaced, street])
+        await createPost(t.db, keeper.id, { catId: cat.id, ...spot, showLocation: cat !== houseUnplaced });
+      const lists = [
+        `/api/cats?q=${tag}`,
+        `/api/cats?q=${tag}&near=${spot.latitude},${spot.longitude}`,
+        `/api/cats?q=${tag}&near=-33.8,151.2`,
+      ];
+      const factsOn = async (viewer: { id: string }, url: string) => {
+        const res = await api(viewer, 'GET', url);
+        expect(res.statusCode, res.body).toBe(200);
+        return Object.fromEntries(
+          (res.json() as CatsResponse).cats.map((c) => [c.name, [c.living, c.viewerIsCaretaker]]),
+        );
+      };
+      for (const url of lists) {
+        expect(await factsOn(keeper, url), url).toEqual({
+          [`${tag} house`]: ['household', true],
+          [`${tag} house unplaced`]: ['household', true],
+          [`${tag} street`]: ['community', true],
+        });
+        expect(await factsOn(partner, url), url).toEqual({
+          [`${tag} house`]: ['household', true],
+          [`${tag} house unplaced`]: ['household', false],
+          [`${tag} street`]: ['community', false],
+        });
+        expect(await factsOn(carol, url), url).toEqual({
+          [`${tag} house`]: ['household', false],
+          [`${tag} house unplaced`]: ['household', false],
+          [`${tag} street`]: ['community', false],
+        });
+        expect(await factsOn(partner, `${url}&caredFor=true`), url).toEqual({
+          [`${tag} house`]: ['household', true],
+        });
+      }
+    });
+
     it('orders by nearness only as far as the viewer may see the sightings', async () => {
       const tag = `near${Math.random().toString(36).slice(2, 6)}`;
       const target = { latitude: 36.7213, longitude: -4.4214 };
