@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { CAT_PROFILE_NAME_MAX, type CatListItem } from '@cats/contracts';
-import { Message } from '../../i18n/message.tsx';
+import { Message, useTranslate } from '../../i18n/message.tsx';
 import { TextField } from '../form-field.tsx';
 import { errorMessage } from '../post/api/errors.ts';
 import { CatThumb } from './cat-thumb.tsx';
 import { MissingTag } from './missing-tag.tsx';
 import { LastSeenText } from './last-seen-text.tsx';
+import { householdOnlyCaretakers, mayLinkTo } from './may-link.ts';
 import './cats.css';
 
 /** Typing pauses this long before the list asks the server again. */
@@ -42,6 +43,11 @@ interface CatSearchListProps {
    * Left out, the options are plain buttons.
    */
   linkedCatId?: string | null;
+  /**
+   * The choice links a picture to the cat or suggests it: a household cat the viewer does not care for
+   * is shown but can't be chosen, and says why (the server would refuse it, decision 022).
+   */
+  linksPicture?: boolean;
 }
 
 /**
@@ -60,8 +66,10 @@ export function CatSearchList({
   onChoose,
   disabled = false,
   linkedCatId,
+  linksPicture = false,
 }: CatSearchListProps) {
   const [text, setText] = useState('');
+  const t = useTranslate();
   // The latest callback, so a caller's new function each render does not restart the pause.
   const onSearchRef = useRef(onSearch);
   useEffect(() => {
@@ -100,13 +108,14 @@ export function CatSearchList({
           <ul className="which-cat__list" aria-label={listLabel}>
             {cats.map((cat) => {
               const linked = marksLinked && linkedCatId === cat._id;
+              const closed = linksPicture && !linked && !mayLinkTo(cat);
               return (
                 <li key={cat._id}>
                   <button
                     type="button"
                     className="which-cat__option"
                     aria-pressed={marksLinked ? linked : undefined}
-                    disabled={disabled || linked}
+                    disabled={disabled || linked || closed}
                     onClick={() => onChoose(cat)}
                   >
                     <CatThumb cover={cat.cover} size={48} />
@@ -116,6 +125,7 @@ export function CatSearchList({
                         {cat.missing && <MissingTag />}
                       </span>
                       <LastSeenText at={cat.lastSeenAt} className="which-cat__seen" />
+                      {closed && <span className="which-cat__closed">{t(householdOnlyCaretakers)}</span>}
                     </span>
                     {linked && (
                       <span className="which-cat__tag">

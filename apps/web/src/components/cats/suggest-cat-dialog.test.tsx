@@ -31,13 +31,13 @@ const CATS = [testCatListItem('c1', 'Luna', new Date().toISOString()), testCatLi
 
 type Route = (init: RequestInit) => Response | Promise<Response>;
 
-function setup(post: Post, routes: Record<string, Route> = {}) {
+function setup(post: Post, routes: Record<string, Route> = {}, cats = CATS) {
   authStore.set({ accessToken: 't', userId: 'me' });
   const fetchMock = vi.fn(async (url: string, init: RequestInit = {}) => {
     if (url.startsWith('/api/cats?')) {
       const q = new URL(url, 'http://x').searchParams.get('q') ?? '';
       return Response.json({
-        cats: CATS.filter((c) => c.name.toLowerCase().includes(q.toLowerCase())),
+        cats: cats.filter((c) => c.name.toLowerCase().includes(q.toLowerCase())),
         info: { nextCursor: null },
       } satisfies CatsResponse);
     }
@@ -145,7 +145,7 @@ describe("'This is…' on someone else's picture", () => {
     expect(screen.queryByRole('dialog', { name: 'Which cat is this?' })).toBeNull();
   });
 
-  it("says in the dialog why a household cat someone else cares for cannot be suggested (issue 46)", async () => {
+  it('says in the dialog why a household cat someone else cares for cannot be suggested (issue 46)', async () => {
     setup(theirs(), {
       'POST /api/posts/p1/cat-suggestions': () =>
         Response.json({ message: CAT_MESSAGES.householdSuggestCaretakers }, { status: 403 }),
@@ -156,5 +156,29 @@ describe("'This is…' on someone else's picture", () => {
       'This cat lives with someone: only its caretakers say which pictures show it',
     );
     expect(screen.getByRole('dialog', { name: 'Which cat is this?' })).toBeTruthy();
+  });
+
+  it("shows a household cat someone else cares for but does not offer it; a caretaker's own it does", async () => {
+    const { fetchMock } = setup(
+      theirs(),
+      { 'POST /api/posts/p1/cat-suggestions': () => Response.json(suggested('c4', 'Nala'), { status: 201 }) },
+      [
+        testCatListItem('c3', 'Tom', null, false, { living: 'household' }),
+        testCatListItem('c4', 'Nala', null, false, { living: 'household', viewerIsCaretaker: true }),
+        ...CATS,
+      ],
+    );
+    const dialog = await openDialog();
+    const tom = await within(dialog).findByRole('button', { name: /Tom/ });
+    expect(tom).toHaveProperty('disabled', true);
+    expect(tom.textContent).toContain('Lives with someone: only its caretakers say which pictures show it');
+    fireEvent.click(tom);
+    expect(within(dialog).getByRole('button', { name: /Luna/ })).toHaveProperty('disabled', false);
+    const nala = within(dialog).getByRole('button', { name: /Nala/ });
+    expect(nala.textContent).not.toContain('only its caretakers');
+    fireEvent.click(nala);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = fetchMock.mock.calls.filter(([u]) => u === '/api/posts/p1/cat-suggestions');
+    expect(sent.map(([, init]) => JSON.parse(String((init as RequestInit).body)))).toEqual([{ catId: 'c4' }]);
   });
 });

@@ -98,6 +98,7 @@ export default function SuggestCatDialog({ post, onClose, onDemoRefused }: Sugge
         listLabel={t({ id: 'cats.search.list', defaultMessage: 'Cats' })}
         onChoose={choose}
         disabled={suggest.isPending}
+        linksPicture
         linkedCatId={post.cat?._id ?? null}
       />
       {failure && (

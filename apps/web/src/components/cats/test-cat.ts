@@ -22,16 +22,20 @@ export const testCat = (id: string, overrides: Partial<Cat> = {}): Cat => ({
   ...overrides,
 });
 
-/** A cat as the search (GET /api/cats) lists it. */
+/** A cat as the search (GET /api/cats) lists it: a community cat the viewer does not care for, unless overridden. */
 export const testCatListItem = (
   id: string,
   name: string,
   lastSeenAt: string | null = null,
   missing = false,
+  overrides: Partial<CatListItem> = {},
 ): CatListItem => ({
   _id: id,
   name,
   cover: null,
+  living: 'community',
+  viewerIsCaretaker: false,
   lastSeenAt,
   missing,
+  ...overrides,
 });

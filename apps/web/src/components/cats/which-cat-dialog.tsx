@@ -143,6 +143,7 @@ export default function WhichCatDialog({ post, onClose, onDemoRefused }: WhichCa
         listLabel={t({ id: 'cats.search.list', defaultMessage: 'Cats' })}
         onChoose={choose}
         disabled={pending}
+        linksPicture
         linkedCatId={post.cat?._id ?? null}
       />
       <form className="which-cat__new" onSubmit={createNew} noValidate>

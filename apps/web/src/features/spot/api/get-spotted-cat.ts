@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CatResponse, CatSummary } from '@cats/contracts';
+import type { CatResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
+import type { OfferedCat } from '../components/cat-suggestions.tsx';
 import { catKeys } from '../../../components/cats/api/query-keys.ts';
 
 export const getCat = (catId: string, signal?: AbortSignal) =>
@@ -15,7 +16,13 @@ export function useSpottedCat(catId: string | null) {
     queryKey: catKeys.detail(catId ?? ''),
     queryFn: ({ signal }) => getCat(catId!, signal),
     enabled: catId !== null && catId !== '',
-    select: ({ cat }): CatSummary => ({ _id: cat._id, name: cat.name, cover: cat.cover }),
+    select: ({ cat }): OfferedCat => ({
+      _id: cat._id,
+      name: cat.name,
+      cover: cat.cover,
+      living: cat.living,
+      viewerIsCaretaker: cat.viewer.isCaretaker,
+    }),
     retry: false,
   });
 }

@@ -2,16 +2,24 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { CatSuggestion, CatSuggestionsResponse, CatSummary } from '@cats/contracts';
+import type { CatSuggestionItem, CatSuggestionsResponse } from '@cats/contracts';
 import { loadLanguage, startLanguage } from '../../../i18n/i18n-store.ts';
 import { authStore } from '../../../lib/auth-store.ts';
-import { CatSuggestions, type CatChoice } from './cat-suggestions.tsx';
+import { CatSuggestions, type CatChoice, type OfferedCat } from './cat-suggestions.tsx';
 
-const cat = (id: string, name: string, missing = false): CatSuggestion => ({
+const cat = (
+  id: string,
+  name: string,
+  missing = false,
+  overrides: Partial<CatSuggestionItem> = {},
+): CatSuggestionItem => ({
   _id: id,
   name,
   cover: null,
+  living: 'community',
+  viewerIsCaretaker: false,
   missing,
+  ...overrides,
 });
 const LUNA = cat('c1', 'Luna');
 const MILO = cat('c2', 'Milo');
@@ -27,7 +35,7 @@ function Harness({
   onChoice,
 }: {
   near: Point | null;
-  pinned?: CatSummary | null;
+  pinned?: OfferedCat | null;
   initial?: CatChoice;
   onChoice?: (c: CatChoice) => void;
 }) {
@@ -163,7 +171,7 @@ describe('CatSuggestions', () => {
   });
 
   it('keeps a chosen cat listed and chosen when a corrected place no longer lists it', async () => {
-    let answer: CatSuggestion[] = [LUNA, MILO];
+    let answer: CatSuggestionItem[] = [LUNA, MILO];
     const { rerender } = setup({ near: { latitude: 1, longitude: 2 } }, () =>
       Response.json({ cats: answer }),
     );
@@ -176,6 +184,31 @@ describe('CatSuggestions', () => {
       ['Pepper', false],
       ['New cat', false],
       ['Not sure', false],
+    ]);
+  });
+
+  it("offers no household cat the viewer does not care for, but a caretaker's own (decision 022)", async () => {
+    const neighbours = cat('c4', 'Tom', false, { living: 'household' });
+    const mine = cat('c5', 'Nala', false, { living: 'household', viewerIsCaretaker: true });
+    setup({ near: { latitude: 1, longitude: 2 } }, () =>
+      Response.json({ cats: [neighbours, LUNA, mine] } satisfies CatSuggestionsResponse),
+    );
+    await within(group()).findByText('Luna');
+    expect(radios().map(([name]) => name)).toEqual(['Luna', 'Nala', 'New cat', 'Not sure']);
+  });
+
+  it("says why the address's household cat is not offered, and that no other was seen nearby", async () => {
+    const tom = cat('c4', 'Tom', false, { living: 'household' });
+    setup({ near: { latitude: 1, longitude: 2 }, pinned: tom }, () =>
+      Response.json({ cats: [tom] } satisfies CatSuggestionsResponse),
+    );
+    await within(group()).findByText('No cat has been seen near here lately.');
+    expect(
+      within(group()).getByText('Tom lives with someone: only its caretakers say which pictures show it.'),
+    ).toBeTruthy();
+    expect(radios()).toEqual([
+      ['New cat', false],
+      ['Not sure', true],
     ]);
   });
 
@@ -235,5 +268,15 @@ describe('CatSuggestions', () => {
     fireEvent.click(within(fieldset).getByRole('radio', { name: 'Gato nuevo' }));
     expect(screen.getByLabelText('Nombre del gato nuevo')).toBeTruthy();
     expect(within(fieldset).getByRole('radio', { name: 'No lo sé' })).toBeTruthy();
+  });
+
+  it("says in Spanish why the address's household cat is not offered", async () => {
+    await act(() => loadLanguage('es'));
+    setup({ near: null, pinned: cat('c4', 'Tom', false, { living: 'household' }) }, () =>
+      Response.json({ cats: [] }),
+    );
+    expect(
+      screen.getByText('Tom vive con alguien: solo quienes cuidan de él dicen qué fotos lo muestran.'),
+    ).toBeTruthy();
   });
 });

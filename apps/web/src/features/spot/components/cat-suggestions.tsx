@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type MouseEvent, type ReactNode } from 'react';
 import { CAT_PROFILE_NAME_MAX, type CatSummary } from '@cats/contracts';
 import { CatThumb } from '../../../components/cats/cat-thumb.tsx';
+import { mayLinkTo, type LinkingFacts } from '../../../components/cats/may-link.ts';
 import { MissingTag } from '../../../components/cats/missing-tag.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { CheckIcon } from '../../../components/icons.tsx';
@@ -14,11 +15,14 @@ const SYMBOLS = { new: '+', unsure: '?' } as const;
 /** What the picture is said to show: a known cat, a cat to be made from it, or no one in particular. */
 export type CatChoice = { kind: 'unsure' } | { kind: 'new' } | { kind: 'cat'; cat: CatSummary };
 
+/** A cat that may be offered, with what says whether the viewer may link a picture to it. */
+export type OfferedCat = CatSummary & LinkingFacts;
+
 interface CatSuggestionsProps {
   /** The picture's place: the cats seen near it lately are offered. Null: none are asked for. */
   near: { latitude: number; longitude: number } | null;
   /** A cat named in the address (/spot?cat=…, 'I saw this cat'): offered first, wherever it was seen. */
-  pinned: CatSummary | null;
+  pinned: OfferedCat | null;
   choice: CatChoice;
   onChoice: (next: CatChoice) => void;
   newName: string;
@@ -30,7 +34,8 @@ interface CatSuggestionsProps {
  * 'Which cat is this?' on Spot (issue 26): up to five cats seen within 300 m of the photo's place in the
  * last 90 days, 'New cat' and 'Not sure' (the default), as one radio group: a tap on a card chooses it,
  * the arrow keys move between them. 'New cat' asks for the name on the spot; the cat is made once the
- * picture is posted, with it as the first sighting.
+ * picture is posted, with it as the first sighting. A household cat the viewer does not care for is
+ * not offered (only its caretakers link pictures to it, decision 022); the address's one says why.
  */
 export function CatSuggestions({
   near,
@@ -58,12 +63,13 @@ export function CatSuggestions({
   const chosen = choice.kind === 'cat' ? choice.cat : null;
   // The address's cat first, then the suggestions; a cat chosen earlier that a corrected place no
   // longer lists stays, after the address's (choosing never moves a card).
+  const offered = pinned && mayLinkTo(pinned) ? pinned : null;
   const cats: CatSummary[] = [];
-  for (const cat of [pinned, ...(suggestions.data?.cats ?? [])]) {
+  for (const cat of [offered, ...(suggestions.data?.cats ?? []).filter(mayLinkTo)]) {
     if (cat && !cats.some((c) => c._id === cat._id)) cats.push(cat);
   }
-  if (chosen && !cats.some((c) => c._id === chosen._id)) cats.splice(pinned ? 1 : 0, 0, chosen);
-  const found = suggestions.data?.cats.length ?? 0;
+  if (chosen && !cats.some((c) => c._id === chosen._id)) cats.splice(offered ? 1 : 0, 0, chosen);
+  const found = suggestions.data?.cats.filter(mayLinkTo).length ?? 0;
   // A missing cat met by chance: its card says so, and linking the picture tells its caretakers.
   const missing = new Set(suggestions.data?.cats.filter((c) => c.missing).map((c) => c._id));
 
@@ -100,6 +106,15 @@ export function CatSuggestions({
       <legend className="cat-choice__legend">
         <Message id="spot.whichCat.legend" defaultMessage="Which cat is this?" />
       </legend>
+      {pinned && !offered && (
+        <p className="cat-choice__status">
+          <Message
+            id="spot.whichCat.household"
+            defaultMessage="{name} lives with someone: only its caretakers say which pictures show it."
+            values={{ name: pinned.name }}
+          />
+        </p>
+      )}
       {status}
       <div className="cat-choice__options">
         {cats.map((cat) => (

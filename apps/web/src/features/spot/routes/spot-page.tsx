@@ -34,6 +34,7 @@ import { useCreateCat } from '../../../components/cats/api/create-cat.ts';
 import { showToast } from '../../../components/toast.tsx';
 import { useSpottedCat } from '../api/get-spotted-cat.ts';
 import { CatSuggestions, type CatChoice } from '../components/cat-suggestions.tsx';
+import { mayLinkTo } from '../../../components/cats/may-link.ts';
 import { translate } from '../../../i18n/i18n-store.ts';
 import { Message, useTranslate } from '../../../i18n/message.tsx';
 import '../spot.css';
@@ -156,7 +157,9 @@ export default function SpotPage() {
   const asksWhichCat = location !== null || pinnedCat !== null;
   const choice: CatChoice = !asksWhichCat
     ? { kind: 'unsure' }
-    : (catChoice ?? (pinnedCat ? { kind: 'cat', cat: pinnedCat } : { kind: 'unsure' }));
+    : (catChoice ??
+      // A household cat the viewer does not care for is not chosen for them: they may not link it.
+      (pinnedCat && mayLinkTo(pinnedCat) ? { kind: 'cat', cat: pinnedCat } : { kind: 'unsure' }));
   const chooseCat = (next: CatChoice) => {
     setCatChoice(next);
     setNewCatError(null);
