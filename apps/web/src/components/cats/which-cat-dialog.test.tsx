@@ -45,14 +45,14 @@ function Card() {
 
 type Route = (init: RequestInit, url: string) => Response | Promise<Response>;
 
-function setup(post: Post, routes: Record<string, Route> = {}) {
+function setup(post: Post, routes: Record<string, Route> = {}, cats = CATS) {
   authStore.set({ accessToken: 't', userId: 'me' });
   const fetchMock = vi.fn(async (url: string, init: RequestInit = {}) => {
     const path = url.split('?')[0];
     if (url.startsWith('/api/cats?')) {
       const q = new URL(url, 'http://x').searchParams.get('q') ?? '';
       return Response.json({
-        cats: CATS.filter((c) => c.name.toLowerCase().includes(q.toLowerCase())),
+        cats: cats.filter((c) => c.name.toLowerCase().includes(q.toLowerCase())),
         info: { nextCursor: null },
       } satisfies CatsResponse);
     }
@@ -193,5 +193,20 @@ describe("'Which cat is this?'", () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create this cat' }));
     expect(await screen.findByRole('alertdialog', { name: DEMO_DISABLED_MESSAGE })).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Which cat is this?' })).toBeNull();
+  });
+
+  it('does not link a household cat the author does not care for, and says why; their own it does', async () => {
+    // The server would refuse it (decision 022): its caretakers suggest it on the picture instead.
+    const { fetchMock } = setup(mine(), {}, [
+      testCatListItem('c3', 'Tom', null, false, { living: 'household' }),
+      testCatListItem('c4', 'Nala', null, false, { living: 'household', viewerIsCaretaker: true }),
+    ]);
+    const dialog = await openDialog();
+    const tom = await within(dialog).findByRole('button', { name: /Tom/ });
+    expect(tom).toHaveProperty('disabled', true);
+    expect(tom.textContent).toContain('Lives with someone: only its caretakers say which pictures show it');
+    expect(within(dialog).getByRole('button', { name: /Nala/ })).toHaveProperty('disabled', false);
+    fireEvent.click(tom);
+    expect(bodyOf(fetchMock, 'PUT', '/api/posts/p1/cat')).toBeUndefined();
   });
 });
