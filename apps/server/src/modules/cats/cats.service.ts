@@ -245,11 +245,21 @@ export type CatChoice =
  * suggestion of one. Whether a sighting is kept near the home shows to everyone (cat-place.ts), so a
  * stranger linking their own post and moving it would probe where the cat lives, cell by cell. Others
  * are told to have it suggested; community and unknown cats keep their open linking.
+ *
+ * While the cat is missing, anyone shown its alert may link too ('I saw this cat' with a photo is such
+ * a link): a stranger's sighting is kept from all but the caretakers and its author wherever it lies
+ * (sighting_kept_from, decision 022), so the link tells nobody anything of the home. Once the alert
+ * ends, links stay and new ones by strangers are refused again.
  */
 async function requireHouseholdLinker(tx: Executor, cat: CatRow, linkers: readonly string[]): Promise<void> {
   if (cat.living !== 'household') return;
-  for (const userId of linkers) if (await repo.isCaretaker(tx, cat.id, userId)) return;
+  for (const userId of linkers) if (await mayLinkHouseholdCat(tx, cat.id, userId)) return;
   throw forbidden(CAT_MESSAGES.householdLinkCaretakers);
+}
+
+/** A caretaker, or anyone shown the cat's open missing alert (alertShownTo: blocks and all apply). */
+export async function mayLinkHouseholdCat(tx: Executor, catId: string, userId: string): Promise<boolean> {
+  return (await repo.isCaretaker(tx, catId, userId)) || (await shownAlertOfCat(tx, catId, userId)) !== null;
 }
 
 /**

@@ -10,7 +10,7 @@ import { violatesConstraint } from '../../lib/db-errors.ts';
 import { toUserSummary } from '../../lib/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import * as suggestions from './post-cat-suggestions.repository.ts';
-import { catSummary, linkPostToCat, requireCat, type CatsDeps } from './cats.service.ts';
+import { catSummary, linkPostToCat, mayLinkHouseholdCat, requireCat, type CatsDeps } from './cats.service.ts';
 import * as cats from './cats.repository.ts';
 
 export const SUGGESTION_SENT_MESSAGE = 'Suggestion sent';
@@ -24,7 +24,8 @@ const ONE_OPEN_SUGGESTION = 'cat_suggestions_open_idx';
  * cat someone else's picture shows; the picture's author sees the open suggestions and accepts one (the
  * post is linked as PUT /api/posts/{postId}/cat links it, followers told as for any link) or declines
  * it. Who may see the post decides who may suggest: unknown, hidden and blocked alike are 404. A
- * household cat is suggested by its caretakers only: they alone may link a picture to it.
+ * household cat is suggested by its caretakers only (they alone may link a picture to it), and while
+ * it is missing by anyone shown its alert.
  */
 export async function suggestCat(
   deps: CatsDeps,
@@ -38,9 +39,10 @@ export async function suggestCat(
       if (!post) throw notFound(CAT_MESSAGES.postNotFound);
       if (post.userId === viewer.userId) throw forbidden(CAT_MESSAGES.suggestOwnPost);
       const cat = await requireCat(tx, catId, 'share');
-      // Only its caretakers may link a picture to a household cat (decision 022), so a suggestion by
-      // anyone else could never be accepted: refused at once rather than left as a dead end.
-      if (cat.living === 'household' && !(await cats.isCaretaker(tx, cat.id, viewer.userId))) {
+      // Only its caretakers, and while it is missing anyone shown the alert, may link a picture to a
+      // household cat (decision 022), so a suggestion by anyone else could never be accepted: refused
+      // at once rather than left as a dead end.
+      if (cat.living === 'household' && !(await mayLinkHouseholdCat(tx, cat.id, viewer.userId))) {
         throw forbidden(CAT_MESSAGES.householdSuggestCaretakers);
       }
       // Saying 'it already shows Luna' is fine where the post names its cat to this viewer; where it

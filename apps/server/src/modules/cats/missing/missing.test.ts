@@ -16,6 +16,8 @@ import {
   type MissingNearResponse,
   type MissingReport,
   type MyProfileResponse,
+  type Post,
+  type PostCatSuggestion,
   tooManyAlertsTodayMessage,
 } from '@cats/contracts';
 import type { Database } from '../../../db/client.ts';
@@ -31,7 +33,13 @@ import {
 } from '../../moderation/moderation-actions.repository.ts';
 import { buildTestApp, type TestApp } from '../../../../test/build-app.ts';
 import { captureSql } from '../../../../test/capture-sql.ts';
-import { authHeader, createCat, createUser, type CreatedUser } from '../../../../test/factories.ts';
+import {
+  authHeader,
+  createCat,
+  createPost,
+  createUser,
+  type CreatedUser,
+} from '../../../../test/factories.ts';
 import { NO_RATE_LIMITS, smallJpeg, uploadPost } from '../../../../test/hostile/support/world.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -905,6 +913,102 @@ describe('missing cats', () => {
       );
       expect(byHelper.reports.map((r) => r.reporter?._id)).not.toContain(nosy.id);
       expect(byCarer.reports.map((r) => r.reporter?._id)).toContain(nosy.id);
+    });
+  });
+
+  describe('a missing household cat (issue 46)', () => {
+    it("takes a neighbour's photo of it while the alert is up, for the caretakers alone; none once it ends", async () => {
+      // Its own caretaker: the carer has alerts up enough by now. The home is far from where it was lost.
+      const owner = await createUser(t.db);
+      const home = spot(90);
+      const cat = await createCat(t.db, owner.id, {
+        name: 'Kira',
+        living: 'household',
+        homeLatitude: home.latitude,
+        homeLongitude: home.longitude,
+      });
+      expect((await markMissing(owner, cat.id, { place: spot(90.4) })).statusCode).toBe(201);
+      const photo = await uploadPost(t.app, await authHeader(t.app, neighbour.id), await smallJpeg(21), {
+        comment: 'Is this Kira?',
+        showLocation: 'true',
+        latitude: String(spot(90.2).latitude),
+        longitude: String(spot(90.2).longitude),
+        catId: cat.id,
+      });
+      expect(photo.cat?._id).toBe(cat.id);
+      const { reports } = await ok<{ reports: MissingReport[] }>(
+        owner,
+        'GET',
+        `/api/cats/${cat.id}/missing/reports`,
+      );
+      expect(reports.map((r) => [r.kind, r.reporter?._id, r.post?._id])).toEqual([
+        ['photo', neighbour.id, photo._id],
+      ]);
+      // The link is kept from everyone but the caretakers and its author, wherever it lies.
+      expect((await ok<Post>(owner, 'GET', `/api/posts/${photo._id}`)).cat?._id).toBe(cat.id);
+      expect((await ok<Post>(stranger, 'GET', `/api/posts/${photo._id}`)).cat).toBeNull();
+
+      // Their own picture linked afterwards, and a 'This is Kira' on someone else's, which its author accepts.
+      const own = await createPost(t.db, neighbour.id, {
+        latitude: 36.9,
+        longitude: -4.3,
+        showLocation: true,
+      });
+      await ok(neighbour, 'PUT', `/api/posts/${own.id}/cat`, { catId: cat.id });
+      const theirs = await createPost(t.db, far.id, { latitude: 36.9, longitude: -4.3, showLocation: true });
+      const { suggestion } = await ok<{ suggestion: PostCatSuggestion }>(
+        neighbour,
+        'POST',
+        `/api/posts/${theirs.id}/cat-suggestions`,
+        { catId: cat.id },
+      );
+      await ok(far, 'POST', `/api/posts/${theirs.id}/cat-suggestions/${suggestion._id}/accept`);
+      expect((await ok<Post>(stranger, 'GET', `/api/posts/${theirs.id}`)).cat).toBeNull();
+      expect((await ok<Post>(owner, 'GET', `/api/posts/${theirs.id}`)).cat?._id).toBe(cat.id);
+      // Someone the alert is not shown to (the raiser blocked them) links nothing.
+      await ok(owner, 'PUT', '/api/profile/blockUser/', { blockedUser: { _id: blocked.id } });
+      const blockedOwn = await createPost(t.db, blocked.id, { latitude: 36.9, longitude: -4.3 });
+      refused(
+        await api(blocked, 'PUT', `/api/posts/${blockedOwn.id}/cat`, { catId: cat.id }),
+        403,
+        CAT_MESSAGES.householdLinkCaretakers,
+      );
+
+      // A stranger's 'This is Kira' left open; then back home: the links stay, for the caretakers, and
+      // a stranger's new ones are refused again.
+      const later = await createPost(t.db, far.id, { latitude: 36.9, longitude: -4.3 });
+      const open = await ok<{ suggestion: PostCatSuggestion }>(
+        stranger,
+        'POST',
+        `/api/posts/${later.id}/cat-suggestions`,
+        { catId: cat.id },
+      );
+      await ok(owner, 'DELETE', `/api/cats/${cat.id}/missing`);
+      const after = await ok<{ reports: MissingReport[] }>(
+        owner,
+        'GET',
+        `/api/cats/${cat.id}/missing/reports`,
+      );
+      expect(after.reports.map((r) => r.post?._id)).toContain(photo._id);
+      expect((await ok<Post>(owner, 'GET', `/api/posts/${own.id}`)).cat?._id).toBe(cat.id);
+      expect((await ok<Post>(stranger, 'GET', `/api/posts/${own.id}`)).cat).toBeNull();
+      const another = await createPost(t.db, stranger.id, { latitude: 36.9, longitude: -4.3 });
+      refused(
+        await api(stranger, 'PUT', `/api/posts/${another.id}/cat`, { catId: cat.id }),
+        403,
+        CAT_MESSAGES.householdLinkCaretakers,
+      );
+      refused(
+        await api(neighbour, 'POST', `/api/posts/${another.id}/cat-suggestions`, { catId: cat.id }),
+        403,
+        CAT_MESSAGES.householdSuggestCaretakers,
+      );
+      // A suggestion made while it was missing can no longer be accepted.
+      refused(
+        await api(far, 'POST', `/api/posts/${later.id}/cat-suggestions/${open.suggestion._id}/accept`),
+        403,
+        CAT_MESSAGES.householdLinkCaretakers,
+      );
     });
   });
 
