@@ -181,4 +181,19 @@ describe("'This is…' on someone else's picture", () => {
     const sent = fetchMock.mock.calls.filter(([u]) => u === '/api/posts/p1/cat-suggestions');
     expect(sent.map(([, init]) => JSON.parse(String((init as RequestInit).body)))).toEqual([{ catId: 'c4' }]);
   });
+  it('offers a missing household cat to someone who does not care for it, as the server takes it', async () => {
+    const { fetchMock } = setup(
+      theirs(),
+      { 'POST /api/posts/p1/cat-suggestions': () => Response.json(suggested('c6', 'Kira'), { status: 201 }) },
+      [testCatListItem('c6', 'Kira', null, true, { living: 'household' }), ...CATS],
+    );
+    const dialog = await openDialog();
+    const kira = await within(dialog).findByRole('button', { name: /Kira/ });
+    expect(kira).toHaveProperty('disabled', false);
+    expect(kira.textContent).not.toContain('only its caretakers');
+    fireEvent.click(kira);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const sent = fetchMock.mock.calls.filter(([u]) => u === '/api/posts/p1/cat-suggestions');
+    expect(sent.map(([, init]) => JSON.parse(String((init as RequestInit).body)))).toEqual([{ catId: 'c6' }]);
+  });
 });

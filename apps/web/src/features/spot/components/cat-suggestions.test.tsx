@@ -212,6 +212,56 @@ describe('CatSuggestions', () => {
     ]);
   });
 
+  it("offers the address's missing household cat, chosen, and says only its caretakers will see the link", async () => {
+    const kira = cat('c4', 'Kira', true, { living: 'household' });
+    setup({ near: null, pinned: kira, initial: { kind: 'cat', cat: kira } }, () =>
+      Response.json({ cats: [] }),
+    );
+    expect(radios()).toEqual([
+      ['Kira', true],
+      ['New cat', false],
+      ['Not sure', false],
+    ]);
+    expect(within(group()).getByText('Missing')).toBeTruthy();
+    expect(
+      within(group()).getByText("Only Kira's caretakers will see that your photo shows this cat."),
+    ).toBeTruthy();
+    expect(within(group()).queryByText(/lives with someone/)).toBeNull();
+    fireEvent.click(within(group()).getByRole('radio', { name: 'Not sure' }));
+    expect(within(group()).queryByText(/caretakers will see/)).toBeNull();
+  });
+
+  it('offers a missing household cat seen nearby, and says so only while it is chosen', async () => {
+    const kira = cat('c4', 'Kira', true, { living: 'household' });
+    const mine = cat('c5', 'Nala', true, { living: 'household', viewerIsCaretaker: true });
+    setup({ near: { latitude: 1, longitude: 2 } }, () =>
+      Response.json({ cats: [kira, LUNA, mine] } satisfies CatSuggestionsResponse),
+    );
+    await within(group()).findByText('Luna');
+    expect(radios().map(([name]) => name)).toEqual(['Kira', 'Luna', 'Nala', 'New cat', 'Not sure']);
+    expect(within(group()).queryByText(/caretakers will see/)).toBeNull();
+    fireEvent.click(within(group()).getByRole('radio', { name: /Kira/ }));
+    expect(
+      within(group()).getByText("Only Kira's caretakers will see that your photo shows this cat."),
+    ).toBeTruthy();
+    // Their own cat, or a community one: nothing to say.
+    fireEvent.click(within(group()).getByRole('radio', { name: /Nala/ }));
+    expect(within(group()).queryByText(/caretakers will see/)).toBeNull();
+    fireEvent.click(within(group()).getByRole('radio', { name: 'Luna' }));
+    expect(within(group()).queryByText(/caretakers will see/)).toBeNull();
+  });
+
+  it('says in Spanish that only the missing household cat’s caretakers will see the link', async () => {
+    await act(() => loadLanguage('es'));
+    const kira = cat('c4', 'Kira', true, { living: 'household' });
+    setup({ near: null, pinned: kira, initial: { kind: 'cat', cat: kira } }, () =>
+      Response.json({ cats: [] }),
+    );
+    expect(
+      screen.getByText('Solo quienes cuidan de Kira verán que tu foto muestra a este gato.'),
+    ).toBeTruthy();
+  });
+
   it('says so when no cat was seen nearby, and shows a failure as it is', async () => {
     setup({ near: { latitude: 1, longitude: 2 } }, () => Response.json({ cats: [] }));
     await within(group()).findByText('No cat has been seen near here lately.');

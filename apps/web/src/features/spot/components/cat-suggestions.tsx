@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type MouseEvent, type ReactNode } from 'react';
 import { CAT_PROFILE_NAME_MAX, type CatSummary } from '@cats/contracts';
 import { CatThumb } from '../../../components/cats/cat-thumb.tsx';
-import { mayLinkTo, type LinkingFacts } from '../../../components/cats/may-link.ts';
+import { linkSeenByCaretakersOnly, mayLinkTo, type LinkingFacts } from '../../../components/cats/may-link.ts';
 import { MissingTag } from '../../../components/cats/missing-tag.tsx';
 import { TextField } from '../../../components/form-field.tsx';
 import { CheckIcon } from '../../../components/icons.tsx';
@@ -35,7 +35,8 @@ interface CatSuggestionsProps {
  * last 90 days, 'New cat' and 'Not sure' (the default), as one radio group: a tap on a card chooses it,
  * the arrow keys move between them. 'New cat' asks for the name on the spot; the cat is made once the
  * picture is posted, with it as the first sighting. A household cat the viewer does not care for is
- * not offered (only its caretakers link pictures to it, decision 022); the address's one says why.
+ * not offered (only its caretakers link pictures to it, decision 022); the address's one says why. While
+ * it is missing it is offered, and chosen the form says that only its caretakers will see the link.
  */
 export function CatSuggestions({
   near,
@@ -72,6 +73,11 @@ export function CatSuggestions({
   const found = suggestions.data?.cats.filter(mayLinkTo).length ?? 0;
   // A missing cat met by chance: its card says so, and linking the picture tells its caretakers.
   const missing = new Set(suggestions.data?.cats.filter((c) => c.missing).map((c) => c._id));
+  if (pinned?.missing) missing.add(pinned._id);
+  // What the lists say of the chosen cat: a missing household cat someone else cares for is offered,
+  // but the link is kept from everyone but its caretakers (decision 022), and the form says so.
+  const chosenFacts =
+    chosen && [pinned, ...(suggestions.data?.cats ?? [])].find((c) => c?._id === chosen._id);
 
   let status: ReactNode = null;
   if (near === null) {
@@ -155,6 +161,15 @@ export function CatSuggestions({
           label={t({ id: 'spot.whichCat.unsure', defaultMessage: 'Not sure' })}
         />
       </div>
+      {chosen && chosenFacts && linkSeenByCaretakersOnly(chosenFacts) && (
+        <p className="cat-choice__status">
+          <Message
+            id="spot.whichCat.caretakersOnly"
+            defaultMessage="Only {name}'s caretakers will see that your photo shows this cat."
+            values={{ name: chosen.name }}
+          />
+        </p>
+      )}
       {choice.kind === 'new' && (
         <TextField
           ref={newNameRef}
