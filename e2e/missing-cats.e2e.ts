@@ -23,8 +23,8 @@ const CAT = 'Nieve';
 /**
  * Issue 26, "Missing cats", end to end: the caretaker marks the cat missing; a neighbour whose home
  * area lies nearby sees the banner in the feed and the red pin on Explore, answers 'I saw this cat'
- * without a photo; the caretaker reads the report on the cat's page and marks the cat found; the
- * banner is gone and the neighbour is told.
+ * without a photo and then with one (Spot); the caretaker reads both reports on the cat's page and marks
+ * the cat found; the banner is gone and the neighbour is told.
  */
 describe('missing cats', () => {
   let tiles: TileServer;
@@ -269,7 +269,8 @@ describe('missing cats', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.getByText('Thank you! The caretakers can see your report now.').waitFor();
 
-    // With a photo: Spot opens, and says that the household cat is not the neighbour's to link (issue 46).
+    // With a photo: Spot opens with the cat chosen. Nieve lives with someone, so only the caretakers
+    // will see that the photo shows her (issue 46), and Spot says so; the neighbour posts it.
     await page.goto(`/spot?cat=${catId}`);
     await page.getByRole('heading', { name: 'Snap a cat' }).waitFor();
     await page.locator('input[type="file"]').setInputFiles({
@@ -281,12 +282,17 @@ describe('missing cats', () => {
     await crop.getByRole('button', { name: 'Crop' }).click();
     await crop.waitFor({ state: 'detached' });
     const group = page.getByRole('group', { name: 'Which cat is this?' });
-    await group
-      .getByText(`${CAT} lives with someone: only its caretakers say which pictures show it.`)
-      .waitFor();
-    expect(await group.getByRole('radio', { name: CAT }).count()).toBe(0);
-    expect(await group.getByRole('radio', { name: 'Not sure' }).isChecked()).toBe(true);
-    await screenshot(page, 'missing-spot-household-390');
+    const chosen = group.getByRole('radio', { name: CAT });
+    await chosen.waitFor({ state: 'attached' });
+    expect(await chosen.isChecked()).toBe(true);
+    await group.getByText(`Only ${CAT}'s caretakers will see that your photo shows this cat.`).waitFor();
+    expect(await group.getByText(/lives with someone/).count()).toBe(0);
+    await screenshot(page, 'missing-spot-linked-390');
+    await page.getByLabel('Add a comment').fill('Is this Nieve? On the school wall.');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const reminder = page.getByRole('dialog', { name: 'Add a description so everyone can enjoy your cat?' });
+    await reminder.getByRole('button', { name: 'Post anyway' }).click();
+    await page.waitForURL('**/feed');
     await page.context().close();
   });
 
@@ -296,6 +302,7 @@ describe('missing cats', () => {
     const reports = page.getByRole('region', { name: 'Reports from neighbours' });
     await reports.getByText(`${neighbour.username} saw ${CAT}.`).waitFor();
     await reports.getByText('Hiding under the blue van by the school.').waitFor();
+    await reports.getByText(`${neighbour.username} posted a photo of ${CAT}.`).waitFor();
     // The last-seen place and the report, both exact for the caretaker: two dots, no cells.
     await tilesIn(page, '.missing-alert');
     await expect
@@ -316,7 +323,8 @@ describe('missing cats', () => {
       keeper.accessToken,
       `/api/cats/${catId}/missing/reports`,
     );
-    expect(listed.reports.map((r) => [r.kind, r.place])).toEqual([
+    expect(listed.reports.map((r) => [r.kind, r.kind === 'photo' ? r.note : r.place])).toEqual([
+      ['photo', 'Is this Nieve? On the school wall.'],
       ['sighting', { ...SAW_AT, locationPrecision: 'exact' }],
     ]);
 
