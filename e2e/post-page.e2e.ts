@@ -28,7 +28,7 @@ describe('post page', () => {
   beforeAll(async () => {
     tiles = await startTileServer();
     [server, browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: tiles.template } }),
+      startServer({ env: { MAP_TILE_URL: tiles.template }, publicUrl: true }),
       launchBrowser(),
     ]);
     author = await apiUser(server.url, 'pageauthor');

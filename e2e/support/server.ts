@@ -47,7 +47,13 @@ export interface RunningServer {
  * DATA_DIR, and waits until /api/health answers.
  */
 export async function startServer(
-  opts: { dataDir?: string; env?: Record<string, string>; seed?: boolean } = {},
+  opts: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    seed?: boolean;
+    /** Set PUBLIC_URL to the server's own address (link previews need it for absolute URLs). */
+    publicUrl?: boolean;
+  } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'cats-e2e-'));
@@ -69,6 +75,7 @@ export async function startServer(
       SEED: opts.seed === false ? 'false' : 'true',
       // No drain before a stop unless a test asks for one (shutdown.e2e.ts): stops stay quick.
       SHUTDOWN_DRAIN_SECONDS: '0',
+      ...(opts.publicUrl ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
