@@ -86,15 +86,16 @@ export const notificationStreamRoutes: FastifyPluginAsyncZod = async (app) => {
       // EventSource sends the header on its own reconnects; a new EventSource can only use the query.
       const header = request.headers['last-event-id'];
       const after = parseLastEventId(typeof header === 'string' ? header : request.query.lastEventId);
-      // One stream per ticket, across instances (issue 46): the web client takes a new one per connection.
-      if (!(await useStreamTicket(app.database.db, read.nonce, read.expiresAt)))
-        throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketUsed);
       // A ticket taken before its account was deleted or suspended opens nothing, nor one taken before
       // a password change or reset (issue 46): the auth plugin's lookup, at most LIVE_USER_TTL_MS old
-      // and forgotten at once when the change commits, reads both.
+      // and forgotten at once when the change commits, reads both. Asked before the ticket's use is
+      // recorded, so a refused ticket costs no write.
       const current = await app.liveUsers.generation(userId);
       if (current === null) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketInvalid);
       if (current !== read.generation) throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketRevoked);
+      // One stream per ticket, across instances (issue 46): the web client takes a new one per connection.
+      if (!(await useStreamTicket(app.database.db, read.nonce, read.expiresAt)))
+        throw unauthorized(NOTIFICATION_STREAM_MESSAGES.ticketUsed);
       await app.notificationStreams.open(userId, after, reply);
       return reply;
     },
