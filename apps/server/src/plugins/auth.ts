@@ -183,7 +183,8 @@ export function createLiveUsers(
 ): LiveUsers {
   const seen = new LRUCache<string, number>({ max: VERIFIED_TOKEN_CACHE_SIZE, ttl: ttlMs });
   // Bumped by forget(): a lookup that started before a deletion (or a password change) may answer
-  // after it, and must not put the old state back. Deletions are rare, so one counter for all users is enough.
+  // after it, and must not put the old state back. Deletions are rare, so one counter for all users
+  // is enough.
   let generation = 0;
   const forgetListeners: ((userId: string) => void)[] = [];
   const generationOf = async (userId: string): Promise<number | null> => {

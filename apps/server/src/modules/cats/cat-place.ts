@@ -8,7 +8,8 @@ import { locationFor, type LocatedPost, type LocationView } from '../location/lo
  * ~500 m cell of that point or its neighbours (so nothing within CAT_HOME_PRIVACY_METRES), except to
  * the cat's caretakers and the sighting's author; and a sighting by anyone but a caretaker, nowhere.
  * Decided on cells, never on exact distances (issue 46, decision 022): the answer shows to others, and
- * may depend on the home and the post no more finely than a stranger sees the post. Migration 0040's sighting_kept_from() is the same rule in SQL.
+ * may depend on the home and the post no more finely than a stranger sees the post. Migration 0040's
+ * sighting_kept_from() is the same rule in SQL.
  */
 export interface CatHome {
   living: string;

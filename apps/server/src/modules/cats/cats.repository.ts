@@ -975,8 +975,9 @@ export const sightingsInBoxQuery = (viewerId: string, area: Box, days: number): 
 };
 
 /**
- * Sightings in the box's cells (those whose centres lie in it) from the last `days` days that the viewer may see (live, not hidden by them, no
- * block with the author, not kept from them near a household cat's home), newest first, at most
+ * Sightings in the box's cells (those whose centres lie in it) from the last `days` days that the
+ * viewer may see (live, not hidden by them, no block with the author, not kept from them near a
+ * household cat's home), newest first, at most
  * SUGGESTION_SIGHTINGS_MAX. Exact positions: the service places each as the viewer may see it.
  */
 export async function recentSightingsInBox(

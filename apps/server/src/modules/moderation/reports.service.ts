@@ -27,6 +27,10 @@ export interface ReportsDeps {
 const REPORT_PICTURE_FILE = 'picture.webp';
 export const reportPictureKey = (prefix: string): string => `${prefix}/${REPORT_PICTURE_FILE}`;
 
+/** The variant a report shows of a public picture: a post's 800 px one, a profile's 300 px one. */
+const reportedVariantKey = (prefix: string): string =>
+  variantKey(prefix, prefix.startsWith('avatars/') ? 300 : 800);
+
 /** The public picture a fresh snapshot names (a post's, a profile's), if any. */
 function publicPictureOf(
   snapshot: Record<string, unknown>,
@@ -55,8 +59,7 @@ async function keepPrivateCopy(
   if (!source) return;
   let copyPrefix: string | null = null;
   try {
-    const width = source.prefix.startsWith('avatars/') ? 300 : 800;
-    const object = await deps.storage.get(variantKey(source.prefix, width));
+    const object = await deps.storage.get(reportedVariantKey(source.prefix));
     if (!object) return;
     copyPrefix = `reports/${randomBytes(32).toString('hex')}`;
     await deps.storage.put(reportPictureKey(copyPrefix), await buffer(object.body), 'image/webp');
@@ -190,9 +193,7 @@ export async function reportPicture(
   if (!isUuid(reportId)) return null;
   const prefix = await repo.findReportPictureKey(deps.db, reportId.toLowerCase());
   if (!prefix) return null;
-  const key = prefix.startsWith('reports/')
-    ? reportPictureKey(prefix)
-    : variantKey(prefix, prefix.startsWith('avatars/') ? 300 : 800);
+  const key = prefix.startsWith('reports/') ? reportPictureKey(prefix) : reportedVariantKey(prefix);
   // Written by this server, but checked anyway: anything else would reach no file system or bucket.
   return isPrefixedMediaKey(key) ? deps.storage.get(key) : null;
 }
