@@ -1,12 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MarkMissingRequest, MissingAlertChangedResponse, MissingAlertResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
+import { getMissingAlert } from '../../../components/missing/api/get-missing-alert.ts';
 import { missingKeys } from '../../../components/missing/api/query-keys.ts';
 
 const base = (catId: string) => `/api/cats/${encodeURIComponent(catId)}/missing`;
-
-export const getMissingAlert = (catId: string, signal?: AbortSignal) =>
-  api<MissingAlertResponse>(base(catId), { signal });
 
 /** GET /api/cats/{catId}/missing: the cat's alert as the viewer may see it, or null. */
 export function useMissingAlert(catId: string) {

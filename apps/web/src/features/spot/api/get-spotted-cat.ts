@@ -1,15 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CatResponse, MissingAlertResponse } from '@cats/contracts';
+import type { CatResponse } from '@cats/contracts';
 import { api } from '../../../lib/api-client.ts';
 import type { OfferedCat } from '../components/cat-suggestions.tsx';
 import { catKeys } from '../../../components/cats/api/query-keys.ts';
+import { getMissingAlert } from '../../../components/missing/api/get-missing-alert.ts';
 import { missingKeys } from '../../../components/missing/api/query-keys.ts';
 
 export const getCat = (catId: string, signal?: AbortSignal) =>
   api<CatResponse>(`/api/cats/${encodeURIComponent(catId)}`, { signal });
-
-const getMissingAlert = (catId: string, signal?: AbortSignal) =>
-  api<MissingAlertResponse>(`/api/cats/${encodeURIComponent(catId)}/missing`, { signal });
 
 /**
  * The cat named in /spot?cat=… ('I saw this cat', issue 26), as a summary for the Spot form. Shares its
