@@ -1,10 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
-const shared = {
+/**
+ * The sweeps (issue 52): every screen x width x colour scheme x language through axe, the pseudo-locale
+ * walk, the bundle and image budgets and Lighthouse. `npm run test:sweeps` runs them
+ * (vitest.sweeps.config.ts), CI runs them after `npm test`; every feature they pass through is covered
+ * end to end by the files of `npm test` too.
+ */
+export const SWEEPS = ['a11y.e2e.ts', 'pseudo-locale.e2e.ts', 'budgets.e2e.ts'];
+/** Lighthouse scores what two cores can do while it runs: a sweep that runs alone, after the others. */
+export const LIGHTHOUSE = 'lighthouse.e2e.ts';
+
+export const shared = {
   root: import.meta.dirname,
   testTimeout: 90_000,
   hookTimeout: 120_000,
   pool: 'forks',
+  // One module graph per worker, not per file: importing playwright-core, axe and the helpers afresh
+  // for each file was ~4 s of a file's set-up on a busy machine (issue 52). Each file still starts its
+  // own servers and browsers; nothing a test sees is shared but loaded code.
+  isolate: false,
   setupFiles: 'support/failure-report.ts',
   // expect.poll gives up after 1 s by default: too short for a screen on a busy two-core machine, where
   // a lazily loaded part (the member navigation and its bell) can take several seconds to appear.
@@ -12,9 +26,9 @@ const shared = {
 } as const;
 
 // End-to-end: real server processes (built app) driven by Debian's Chromium through playwright-core.
-// Two files need the machine or a shared service to themselves: each is its own project, run after
-// the others (sequence.groupOrder) with nothing beside it.
-const ALONE = { lighthouse: 'lighthouse.e2e.ts', dbRestart: 'db-restart.e2e.ts' };
+// db-restart.e2e.ts stops the PostgreSQL server other tests share: its own project, run after the others
+// (sequence.groupOrder) with nothing beside it.
+const DB_RESTART = 'db-restart.e2e.ts';
 
 export default defineConfig({
   test: {
@@ -26,17 +40,8 @@ export default defineConfig({
           ...shared,
           name: 'e2e',
           include: ['**/*.e2e.ts'],
-          exclude: ['**/node_modules/**', ...Object.values(ALONE)],
+          exclude: ['**/node_modules/**', DB_RESTART, LIGHTHOUSE, ...SWEEPS],
           globalSetup: ['support/seeded-template.ts'],
-        },
-      },
-      {
-        // Lighthouse scores what two cores can do while it runs.
-        test: {
-          ...shared,
-          name: 'e2e-lighthouse',
-          include: [ALONE.lighthouse],
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -44,8 +49,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'e2e-db-restart',
-          include: [ALONE.dbRestart],
-          sequence: { groupOrder: 2 },
+          include: [DB_RESTART],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

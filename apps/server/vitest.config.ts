@@ -6,7 +6,15 @@ import { defineProject } from 'vitest/config';
  */
 export const NEEDS_ISOLATION = ['src/modules/groups/group-codes.test.ts', 'src/media/image-timeout.test.ts'];
 
-/** What both server projects share. */
+/**
+ * The server's sweeps (issue 52): long exhaustive walks that `npm run test:sweeps` runs, and CI with it,
+ * rather than `npm test`. The cell probe walks every GET route after each of many small moves of a
+ * secret point (~90 s); test/privacy/location-walk.test.ts, which walks every route once per viewer,
+ * stays in `npm test`.
+ */
+export const SWEEPS = ['test/privacy/cell-probe.test.ts'];
+
+/** What the server projects share. */
 export const serverTest = {
   globalSetup: ['./test/global-setup.ts'],
   testTimeout: 30_000,
@@ -19,7 +27,7 @@ export default defineProject({
     ...serverTest,
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...NEEDS_ISOLATION],
+    exclude: ['**/node_modules/**', ...NEEDS_ISOLATION, ...SWEEPS],
     // One module graph per worker, not per file: importing the app afresh for each of a hundred files was
     // a third of this project's CPU on CI's two cores (docs/performance.md, "CI"). Every file builds its
     // own app and database (test/build-app.ts), so nothing a test sees is shared but loaded code.
