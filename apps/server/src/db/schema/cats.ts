@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
+  bigserial,
   boolean,
   check,
   doublePrecision,
@@ -122,6 +124,30 @@ export const catPlaces = pgTable(
   // The near list reads the cats nearest a point first (cats.repository.ts › catsPlacedNearest): a GiST
   // index on the spot as a point hands rows out by distance (`<->`) without sorting the rest.
   (t) => [index('cat_places_point_idx').using('gist', sql`point(${t.longitude}, ${t.latitude})`)],
+);
+
+/**
+ * Change log of what the near list's per-process caches hold (cats-near-store.ts): triggers (migration
+ * 0041) add a row whenever something a cat's place, listing or page row, or a viewer's exceptions, may
+ * depend on changes. `cat_id` names the cat whose stranger-visible data may have changed; a row without
+ * one changed only some viewers' exceptions (a block, a hide, a group). Every row empties the
+ * per-viewer cache. Pruned after a day, as map_changes; no foreign key: deleted cats are logged too.
+ */
+export const catListChanges = pgTable(
+  'cat_list_changes',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    catId: uuid('cat_id'),
+    /** The writing transaction: rows become visible out of order (see map_changes.xid). */
+    xid: bigint('xid', { mode: 'number' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text)::bigint`),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('cat_list_changes_xid_idx').on(t.xid),
+    index('cat_list_changes_changed_at_idx').on(t.changedAt),
+  ],
 );
 
 /** Who may edit a cat: its creator first, then whoever a caretaker adds. A cat keeps at least one. */

@@ -325,7 +325,7 @@ const caredForBy = (viewerId: unknown) =>
  * posts_cat_timeline_idx gives each cat's newest first; sighting_kept_from is asked only of household
  * cats with a home point, for which alone it can be true.
  */
-function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
+export function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
   return sql`select c.id, c.name, c.living, c.home_latitude, c.home_longitude, c.cover_post_id, ${rank} as rank,
       exists (select 1 from ${catCaretakers} cc where cc.cat_id = c.id and cc.user_id = ${viewerId}) as viewer_is_caretaker,
       s.id as post_id, s.user_id, s.latitude, s.longitude, s.show_location, s.created_at,
@@ -353,7 +353,7 @@ function catsWithNewestSighting(viewerId: unknown, rank: SQL): SQL {
  * the viewer may see (the missing list's rule): a probe of missing_alerts_open_cat_idx per row. `order`
  * restores the inner order, which a join does not promise to keep.
  */
-function withCoverAndMissing(inner: SQL, viewerId: unknown, order: SQL = sql``): SQL {
+export function withCoverAndMissing(inner: SQL, viewerId: unknown, order: SQL = sql``): SQL {
   return sql`select l.*, cv.id as cover_id, cv.media_key as cover_media_key, cv.width as cover_width,
       cv.height as cover_height, cv.placeholder as cover_placeholder, cv.alt_text as cover_alt_text,
       ${catMissingFor(viewerId, sql`l.id`)} as missing
@@ -551,7 +551,7 @@ function nameValues(q: string | undefined) {
  * (the home hides nothing from them), they hid one of its pictures, or one of its pictures is by
  * someone they share a block with. A superset: a few index lookups, however many cats there are.
  */
-function catsSeenOtherwiseBy(viewerId: SQL): SQL {
+export function catsSeenOtherwiseBy(viewerId: SQL): SQL {
   return sql`select op.cat_id from ${posts} op
       where op.user_id = ${viewerId} and op.cat_id is not null and op.deleted_at is null
     union select cc.cat_id from ${catCaretakers} cc where cc.user_id = ${viewerId}
@@ -767,7 +767,7 @@ export async function catsMaybeUnplaced(
 
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
-function toListRow(r: RawRow): CatListRow {
+export function toListRow(r: RawRow): CatListRow {
   return {
     id: String(r.id),
     name: String(r.name),

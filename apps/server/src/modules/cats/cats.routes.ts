@@ -26,6 +26,7 @@ import {
   updateCatSchema,
 } from '@cats/contracts';
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
+import { CatsNearStore } from './cats-near-store.ts';
 import * as cats from './cats.service.ts';
 
 const security = [{ bearer: [] }];
@@ -49,7 +50,17 @@ async function refuseDemo(request: FastifyRequest) {
  */
 export const catsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireAuth);
-  const deps: cats.CatsDeps = { db: app.database.db, publicBase: app.config.S3_PUBLIC_URL };
+  const deps: cats.CatsDeps = {
+    db: app.database.db,
+    publicBase: app.config.S3_PUBLIC_URL,
+    nearStore: new CatsNearStore(app.database.db),
+  };
+  // Load the near list's places in the background at start, so the first caller does not wait for them.
+  app.addHook('onReady', async () => {
+    deps.nearStore
+      ?.current()
+      .catch((err: unknown) => app.log.warn({ err }, 'cats: near list warm-up failed'));
+  });
 
   app.post(
     '/cats',

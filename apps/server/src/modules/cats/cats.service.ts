@@ -38,6 +38,7 @@ import { hiddenByHome, metresBetween, sightingPlace, type CatHome } from './cat-
 import type { CoverRow } from './cover-row.ts';
 import * as suggestions from './post-cat-suggestions.repository.ts';
 import * as repo from './cats.repository.ts';
+import type { CatsNearStore } from './cats-near-store.ts';
 import { shownAlertOfCat } from './missing/missing.repository.ts';
 
 export const CAT_CREATED_MESSAGE = 'Cat created';
@@ -47,6 +48,8 @@ const POST_CAT_FK = 'posts_cat_id_cats_id_fk';
 export interface CatsDeps {
   db: Database;
   publicBase: string | undefined;
+  /** The near list's per-process caches (its first page); without them every page is read from SQL. */
+  nearStore?: CatsNearStore;
 }
 
 function toCover(deps: CatsDeps, source: CoverRow | null): CatSummary['cover'] {
@@ -579,6 +582,10 @@ async function nearestCats(
   after: { rank: number; distance: number; id: string } | null,
   limit: number,
 ): Promise<Ranked[]> {
+  if (deps.nearStore && !q && !caredFor && !after) {
+    const first = await firstPageNearest(deps.nearStore, viewer, near, limit);
+    if (first) return first;
+  }
   const found: Ranked[] = [];
   for (const rank of q ? [0, 1] : [0]) {
     if (after && rank < after.rank) continue;
@@ -592,6 +599,40 @@ async function nearestCats(
     if (found.length >= limit) break;
   }
   return found.slice(0, limit);
+}
+
+/**
+ * The first page of every cat nearest `near` (no name, no cursor, not 'only cats I care for': what the
+ * cats page and the post menus ask first), from the process's caches (cats-near-store.ts) instead of
+ * SQL: the same answer as placedNear's. Every cat the viewer sees as a stranger sees it is placed where
+ * cat_places puts it for strangers, and its page row is a stranger's; the cats they may see otherwise
+ * (their exceptions, read once per change) are placed from their own rows, as the long way places them.
+ * Null when fewer placed cats than a page lie anywhere: the unplaced ones follow, which placedNear and
+ * unplaced read.
+ */
+async function firstPageNearest(
+  store: CatsNearStore,
+  viewer: AuthContext,
+  near: { latitude: number; longitude: number },
+  limit: number,
+): Promise<Ranked[] | null> {
+  await store.current();
+  const exceptions = await store.exceptionsOf(viewer.userId);
+  const found: { id: string; rank: number; distance: number; row: repo.CatListRow | null }[] = [];
+  for (const row of exceptions.rows) {
+    const distance = distanceFor(viewer, near, row);
+    if (Number.isFinite(distance)) found.push({ id: row.id, rank: 0, distance, row });
+  }
+  const strangers = store.nearest(near, limit, (id) => exceptions.ids.has(id));
+  if (strangers.length + found.length < limit) return null;
+  for (const s of strangers) found.push({ id: s.id, rank: 0, distance: s.distance, row: null });
+  const page = found.sort(nearOrder).slice(0, limit);
+  const rows = await store.strangerRowsOf(page.flatMap((x) => (x.row ? [] : [x.id])));
+  // A cat deleted or merged since its place was read is left out of this page, as placedNear does.
+  return page.flatMap((x) => {
+    const row = x.row ?? rows.get(x.id);
+    return row ? [{ row, distance: x.distance }] : [];
+  });
 }
 
 /**
