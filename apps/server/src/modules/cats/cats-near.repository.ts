@@ -98,9 +98,7 @@ export async function loadStrangerPlaces(
   db: Executor,
   catIds?: readonly string[],
 ): Promise<StrangerPlaceRow[]> {
-  const only = catIds
-    ? sql`and cp.cat_id = any(${`{${catIds.join(',')}}`}::uuid[])`
-    : sql``;
+  const only = catIds ? sql`and cp.cat_id = any(${`{${catIds.join(',')}}`}::uuid[])` : sql``;
   const rows = rowsOf(
     await db.execute(sql`select cp.cat_id, cp.user_id, cp.latitude, cp.longitude, u.exact_public_location,
         c.living, c.home_latitude, c.home_longitude
