@@ -29,6 +29,7 @@ const MAX_PATCH = 5000;
  */
 const VIEWERS_KEPT = 256;
 const STRANGER_ROWS_KEPT = 50_000;
+const PRELOAD_BATCH = 500;
 
 /** Whom a stranger's place is computed for: nobody's own, shared with nobody, caring for nothing. */
 const STRANGER: AuthContext = { userId: NOBODY, isDemo: false };
@@ -36,7 +37,8 @@ const STRANGER: AuthContext = { userId: NOBODY, isDemo: false };
 /** One viewer's exceptions: the cats they see otherwise than a stranger, with their rows for them. */
 export interface ViewerExceptions {
   ids: ReadonlySet<string>;
-  rows: readonly CatListRow[];
+  /** Those the viewer may place, each where they see it (placedAt, computed once: it depends on no point). */
+  placed: readonly { row: CatListRow; latitude: number; longitude: number }[];
 }
 
 interface Kept<T> {
@@ -98,8 +100,14 @@ export class CatsNearStore {
     return this.places.nearest(near, wanted, skip);
   }
 
-  /** The viewer's exceptions, read once per change of anything they depend on. */
-  async exceptionsOf(viewerId: string): Promise<ViewerExceptions> {
+  /**
+   * The viewer's exceptions, read once per change of anything they depend on. `placedAt` places one of
+   * the viewer's rows where they may see it (null: nowhere).
+   */
+  async exceptionsOf(
+    viewerId: string,
+    placedAt: (row: CatListRow) => { latitude: number; longitude: number } | null,
+  ): Promise<ViewerExceptions> {
     const kept = this.viewers.get(viewerId);
     if (kept && kept.until > this.now()) return kept.value;
     let pending = this.building.get(viewerId);
@@ -107,7 +115,13 @@ export class CatsNearStore {
       const generation = this.generation;
       pending = exceptionRows(this.db, viewerId)
         .then((timed) => {
-          const value = { ids: new Set(timed.map((t) => t.row.id)), rows: timed.map((t) => t.row) };
+          const value: ViewerExceptions = {
+            ids: new Set(timed.map((t) => t.row.id)),
+            placed: timed.flatMap(({ row }) => {
+              const place = placedAt(row);
+              return place ? [{ row, ...place }] : [];
+            }),
+          };
           if (generation === this.generation) this.viewers.set(viewerId, { value, until: untilOf(timed) });
           return value;
         })
@@ -175,6 +189,15 @@ export class CatsNearStore {
     this.loaded = true;
     this.readAt = this.now();
     await this.maybePrune();
+    // Every cat's page row, in the background: without them a page's cats are read on its request.
+    void this.preloadRows(rows.map((r) => r.catId)).catch(() => undefined);
+  }
+
+  /** Reads these cats' page rows in batches (an embedded database answers others in between). */
+  private async preloadRows(catIds: readonly string[]): Promise<void> {
+    for (let i = 0; i < catIds.length; i += PRELOAD_BATCH) {
+      await this.strangerRowsOf(catIds.slice(i, i + PRELOAD_BATCH));
+    }
   }
 
   private async maybePrune(): Promise<void> {

@@ -536,6 +536,18 @@ function distanceFor(
   return placedDistance(viewer, near, row, row.viewerIsCaretaker, row.sighting);
 }
 
+/** Where the viewer may see the cat (its newest sighting they may see), or null: nowhere. */
+function placeOf(viewer: AuthContext, row: repo.CatListRow): { latitude: number; longitude: number } | null {
+  if (!row.sighting) return null;
+  const place = sightingPlace(viewer, row, row.viewerIsCaretaker, {
+    ...row.sighting,
+    authorCaresForCat: null,
+  });
+  return place.latitude === null || place.longitude === null
+    ? null
+    : { latitude: place.latitude, longitude: place.longitude };
+}
+
 /** The distance from `near` to where the viewer may see this sighting of this cat (cat-place.ts). */
 function placedDistance(
   viewer: AuthContext,
@@ -617,11 +629,10 @@ async function firstPageNearest(
   limit: number,
 ): Promise<Ranked[] | null> {
   await store.current();
-  const exceptions = await store.exceptionsOf(viewer.userId);
+  const exceptions = await store.exceptionsOf(viewer.userId, (row) => placeOf(viewer, row));
   const found: { id: string; rank: number; distance: number; row: repo.CatListRow | null }[] = [];
-  for (const row of exceptions.rows) {
-    const distance = distanceFor(viewer, near, row);
-    if (Number.isFinite(distance)) found.push({ id: row.id, rank: 0, distance, row });
+  for (const { row, latitude, longitude } of exceptions.placed) {
+    found.push({ id: row.id, rank: 0, distance: metresBetween(near, { latitude, longitude }), row });
   }
   const strangers = store.nearest(near, limit, (id) => exceptions.ids.has(id));
   if (strangers.length + found.length < limit) return null;
