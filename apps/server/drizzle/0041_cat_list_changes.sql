@@ -56,10 +56,17 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- A hide, a block or a group changes some viewers' exceptions only: one row without a cat.
-CREATE FUNCTION cat_list_log_viewers() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A hide, a block or a group changes some viewers' exceptions only: one row without a cat, when the
+-- statement changed a row (unhiding what was not hidden changes nothing).
+CREATE FUNCTION cat_list_log_new_viewers() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO cat_list_changes (cat_id) VALUES (NULL);
+  INSERT INTO cat_list_changes (cat_id) SELECT NULL WHERE EXISTS (SELECT 1 FROM cat_list_new);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION cat_list_log_old_viewers() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO cat_list_changes (cat_id) SELECT NULL WHERE EXISTS (SELECT 1 FROM cat_list_old);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -140,14 +147,26 @@ CREATE TRIGGER users_cat_list_precision AFTER UPDATE OF exact_public_location ON
   WHEN (OLD.exact_public_location IS DISTINCT FROM NEW.exact_public_location)
   EXECUTE FUNCTION cat_list_log_author_precision();
 --> statement-breakpoint
-CREATE TRIGGER hidden_posts_cat_list AFTER INSERT OR DELETE ON hidden_posts
-  FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_viewers();
+CREATE TRIGGER hidden_posts_cat_list_insert AFTER INSERT ON hidden_posts
+  REFERENCING NEW TABLE AS cat_list_new FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_new_viewers();
 --> statement-breakpoint
-CREATE TRIGGER blocks_cat_list AFTER INSERT OR DELETE ON blocks
-  FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_viewers();
+CREATE TRIGGER hidden_posts_cat_list_delete AFTER DELETE ON hidden_posts
+  REFERENCING OLD TABLE AS cat_list_old FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_old_viewers();
 --> statement-breakpoint
-CREATE TRIGGER group_members_cat_list AFTER INSERT OR DELETE ON group_members
-  FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_viewers();
+CREATE TRIGGER blocks_cat_list_insert AFTER INSERT ON blocks
+  REFERENCING NEW TABLE AS cat_list_new FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_new_viewers();
 --> statement-breakpoint
-CREATE TRIGGER post_groups_cat_list AFTER INSERT OR DELETE ON post_groups
-  FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_viewers();
+CREATE TRIGGER blocks_cat_list_delete AFTER DELETE ON blocks
+  REFERENCING OLD TABLE AS cat_list_old FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_old_viewers();
+--> statement-breakpoint
+CREATE TRIGGER group_members_cat_list_insert AFTER INSERT ON group_members
+  REFERENCING NEW TABLE AS cat_list_new FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_new_viewers();
+--> statement-breakpoint
+CREATE TRIGGER group_members_cat_list_delete AFTER DELETE ON group_members
+  REFERENCING OLD TABLE AS cat_list_old FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_old_viewers();
+--> statement-breakpoint
+CREATE TRIGGER post_groups_cat_list_insert AFTER INSERT ON post_groups
+  REFERENCING NEW TABLE AS cat_list_new FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_new_viewers();
+--> statement-breakpoint
+CREATE TRIGGER post_groups_cat_list_delete AFTER DELETE ON post_groups
+  REFERENCING OLD TABLE AS cat_list_old FOR EACH STATEMENT EXECUTE FUNCTION cat_list_log_old_viewers();

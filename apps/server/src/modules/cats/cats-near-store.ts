@@ -61,7 +61,7 @@ export class CatsNearStore {
   private readonly places = new StrangerPlaces();
   private readonly strangerRows = new LRUCache<string, Kept<CatListRow>>({ max: STRANGER_ROWS_KEPT });
   private readonly viewers = new LRUCache<string, Kept<ViewerExceptions>>({ max: VIEWERS_KEPT });
-  private readonly building = new Map<string, Promise<ViewerExceptions>>();
+  private readonly building = new Map<string, { generation: number; pending: Promise<ViewerExceptions> }>();
   private watermark: ChangeWatermark = { seq: 0, openXids: [] };
   private loaded = false;
   private readAt = 0;
@@ -110,9 +110,11 @@ export class CatsNearStore {
   ): Promise<ViewerExceptions> {
     const kept = this.viewers.get(viewerId);
     if (kept && kept.until > this.now()) return kept.value;
-    let pending = this.building.get(viewerId);
+    // A read begun before the last change is not shared: it may have missed it.
+    const generation = this.generation;
+    const building = this.building.get(viewerId);
+    let pending = building?.generation === generation ? building.pending : undefined;
     if (!pending) {
-      const generation = this.generation;
       pending = exceptionRows(this.db, viewerId)
         .then((timed) => {
           const value: ViewerExceptions = {
@@ -125,8 +127,10 @@ export class CatsNearStore {
           if (generation === this.generation) this.viewers.set(viewerId, { value, until: untilOf(timed) });
           return value;
         })
-        .finally(() => this.building.delete(viewerId));
-      this.building.set(viewerId, pending);
+        .finally(() => {
+          if (this.building.get(viewerId)?.pending === pending) this.building.delete(viewerId);
+        });
+      this.building.set(viewerId, { generation, pending });
     }
     return pending;
   }
