@@ -1,5 +1,5 @@
 import 'leaflet/dist/leaflet.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LatLngBounds, TileErrorEvent } from 'leaflet';
 import { MapContainer, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { Link } from 'react-router';
@@ -11,7 +11,7 @@ import {
   type MapViewport,
   type MissingAlert,
 } from '@cats/contracts';
-import { usePainted } from '../../../lib/after-paint.ts';
+import { usePainted, whenQuiet } from '../../../lib/after-paint.ts';
 import { DESKTOP_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
@@ -25,11 +25,23 @@ import { ExploreList } from './explore-list.tsx';
 import { LocateControl } from './locate-control.tsx';
 import { MarkerLayer, type MarkerActions } from './marker-layer.tsx';
 import { MissingPins } from './missing-pins.tsx';
-import { PostDetailDialog, type Selection } from './post-detail-dialog.tsx';
+import type { Selection } from './post-detail-dialog.tsx';
 import { Message } from '../../../i18n/message.tsx';
 import { PawIcon } from '../../../components/icons.tsx';
 
 const NO_ALERTS: MissingAlert[] = [];
+
+/**
+ * The detail card and the feed's card inside it (its menus, dialogs and comments) are a third of the
+ * screen's code, and no one needs them before the first tap on a marker: they load once the map is
+ * up and the page has gone quiet (or at the first touch, click or key on the map, if that is sooner),
+ * instead of with the map (docs/performance.md).
+ */
+const loadPostDetailDialog = () => import('./post-detail-dialog.tsx');
+const PostDetailDialog = lazy(async () => ({ default: (await loadPostDetailDialog()).PostDetailDialog }));
+/** How long after the markers arrive the card's code waits (as the service worker's install does). */
+const DETAIL_PRELOAD_PAUSE_MS = 3_000;
+const preloadPostDetailDialog = () => void loadPostDetailDialog();
 
 /** A transparent pixel for tiles that fail: the plain background shows instead of a broken image. */
 const BLANK_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
@@ -161,8 +173,18 @@ export default function ExploreMap() {
   // work in two (docs/performance.md); the status line below shows meanwhile.
   const painted = usePainted();
 
+  const markersShown = explore.data !== undefined;
+  useEffect(() => {
+    if (markersShown) return whenQuiet(preloadPostDetailDialog, DETAIL_PRELOAD_PAUSE_MS);
+  }, [markersShown]);
+
   return (
-    <div className="explore-map">
+    // A first touch, click or key on the screen may be the one that opens a card: its code starts now.
+    <div
+      className="explore-map"
+      onPointerDownCapture={preloadPostDetailDialog}
+      onKeyDownCapture={preloadPostDetailDialog}
+    >
       {desktop && (
         <ExploreList
           visible={visible}
@@ -226,7 +248,11 @@ export default function ExploreMap() {
           </p>
         )}
       </div>
-      {selected && <PostDetailDialog selection={selected} onClose={close} />}
+      {selected && (
+        <Suspense fallback={null}>
+          <PostDetailDialog selection={selected} onClose={close} />
+        </Suspense>
+      )}
     </div>
   );
 }
