@@ -101,6 +101,17 @@ function routeModulesTag(bundle: Rollup.OutputBundle): string {
     }
     table[path] = [...files].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
   }
+  // Each catalogue part of each language but English (which has none), as `catalogue:es:visitor`: the
+  // app asks for the visitor part before its first render and the member part with a member screen's
+  // code, each only once the bundle has run; boot.ts starts them at once (lib/early-requests.ts).
+  for (const chunk of chunks) {
+    const part = /^\0virtual:messages\/([a-z]+)\/(visitor|member)$/.exec(chunk.facadeModuleId ?? '');
+    if (!part) continue;
+    const files = closure(chunk, new Set());
+    table[`catalogue:${part[1]}:${part[2]}`] = [...files]
+      .filter((file) => !loaded.has(file))
+      .map((file) => `/${file}`);
+  }
   return `<script type="application/json" id="route-modules">${JSON.stringify(table)}</script>`;
 }
 

@@ -3,7 +3,8 @@
  * remembered session (and, on /feed, loading the first page) so those round trips overlap the
  * download of the code (lib/early-requests.ts).
  */
+import { initialLanguage } from './i18n/languages.ts';
 import { startEarlyRequests } from './lib/early-requests.ts';
 import { getPersist } from './lib/persist-flag.ts';
 
-startEarlyRequests(window.location.pathname, getPersist());
+startEarlyRequests(window.location.pathname, getPersist(), initialLanguage());

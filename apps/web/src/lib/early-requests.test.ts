@@ -197,6 +197,36 @@ describe('route module preloads (boot.ts)', () => {
     expect(links()).toEqual([['modulepreload', '/assets/landing-page-a.js']]);
   });
 
+  it("preloads the reader's catalogue parts first: the visitor part anywhere, the member part with a member screen", async () => {
+    withTable(
+      JSON.stringify({
+        ...table,
+        'catalogue:es:visitor': ['/assets/visitor-d.js'],
+        'catalogue:es:member': ['/assets/member-e.js'],
+      }),
+    );
+    const early = await load();
+    early.preloadRouteModules('/feed', true, 'es');
+    expect(links()).toEqual([
+      ['modulepreload', '/assets/visitor-d.js'],
+      ['modulepreload', '/assets/member-e.js'],
+      ['modulepreload', '/assets/feed-page-b.js'],
+      ['stylesheet', '/assets/feed-page-c.css'],
+    ]);
+    document.head.innerHTML = '';
+    early.preloadRouteModules('/feed', false, 'es');
+    early.preloadRouteModules('/', false, 'es');
+    expect(links()).toEqual([
+      ['modulepreload', '/assets/visitor-d.js'],
+      ['modulepreload', '/assets/visitor-d.js'],
+      ['modulepreload', '/assets/landing-page-a.js'],
+    ]);
+    document.head.innerHTML = '';
+    // English has no catalogue.
+    early.preloadRouteModules('/', false, 'en');
+    expect(links()).toEqual([['modulepreload', '/assets/landing-page-a.js']]);
+  });
+
   it('does nothing without a table, with a broken one, or for other paths', async () => {
     const early = await load();
     early.preloadRouteModules('/feed', true);

@@ -30,16 +30,27 @@ const MEMBER_PATHS = new Set(['/feed', '/explore']);
 
 /**
  * Starts downloading the lazily loaded code of this path's screen (the build's table in the
- * `route-modules` data block, vite.config.ts), so it arrives with the main bundle instead of after it.
- * A member screen's code is fetched only for a remembered visitor: anyone else is sent to /login.
+ * `route-modules` data block, vite.config.ts), so it arrives with the main bundle instead of after it,
+ * and the reader's catalogue parts (i18n/catalogues.ts; English has none), which the app would only
+ * ask for once the bundle had run, one after the other. A member screen's code and texts are fetched
+ * only for a remembered visitor: anyone else is sent to /login.
  */
-export function preloadRouteModules(pathname: string, remembered: boolean): void {
-  if (MEMBER_PATHS.has(pathname) && !remembered) return;
+export function preloadRouteModules(pathname: string, remembered: boolean, language = 'en'): void {
+  // The reader's texts first: the visitor part holds up the first render, the member part the screen.
+  preloadFiles(`catalogue:${language}:visitor`);
+  const member = MEMBER_PATHS.has(pathname);
+  if (member && !remembered) return;
+  if (member) preloadFiles(`catalogue:${language}:member`);
+  preloadFiles(pathname);
+}
+
+/** Preloads the files the build's table lists under `key` (a path, or a catalogue part). */
+function preloadFiles(key: string): void {
   let files: unknown;
   try {
     files = (
       JSON.parse(document.getElementById('route-modules')?.textContent ?? '{}') as Record<string, unknown>
-    )[pathname];
+    )[key];
   } catch {
     return;
   }
@@ -53,11 +64,11 @@ export function preloadRouteModules(pathname: string, remembered: boolean): void
   }
 }
 
-export function startEarlyRequests(pathname: string, remembered: boolean): void {
+export function startEarlyRequests(pathname: string, remembered: boolean, language = 'en'): void {
   startEarlyFetches(pathname, remembered);
   // After the fetches: a browser opens at most six connections to a server over HTTP/1.1, and the
   // session restore and first page are what the screen waits for longest.
-  preloadRouteModules(pathname, remembered);
+  preloadRouteModules(pathname, remembered, language);
 }
 
 function startEarlyFetches(pathname: string, remembered: boolean): void {
