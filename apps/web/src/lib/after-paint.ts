@@ -30,7 +30,8 @@ export function usePainted(): boolean {
 export function whenQuiet(callback: () => void, pauseMs: number, timeoutMs = 5_000): () => void {
   let idle: number | undefined;
   const timer = setTimeout(() => {
-    if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(callback, { timeout: timeoutMs });
+    if (typeof requestIdleCallback === 'function')
+      idle = requestIdleCallback(callback, { timeout: timeoutMs });
     else callback();
   }, pauseMs);
   return () => {
