@@ -31,6 +31,20 @@ const listeners = new Set<() => void>();
 /** Parsed-and-ready formatters, by language and id (a message is formatted many times). */
 let formatters = new Map<string, IntlMessageFormat>();
 
+/**
+ * IntlMessageFormat checks each message's locale with Intl.NumberFormat.supportedLocalesOf, whose
+ * first call builds the list of every locale the browser formats numbers in: a fifth of the app's
+ * first task on a throttled phone (docs/performance.md). The app's languages are always supported, so
+ * the locale is taken as it is, once per language.
+ */
+const locales = new Map<string, Intl.Locale>();
+IntlMessageFormat.resolveLocale = (requested) => {
+  const tag = Array.isArray(requested) ? requested[0]! : requested;
+  let locale = locales.get(tag);
+  if (!locale) locales.set(tag, (locale = new Intl.Locale(tag)));
+  return locale;
+};
+
 export function currentLanguage(): Language {
   return state.language;
 }

@@ -227,6 +227,24 @@ describe('route module preloads (boot.ts)', () => {
     expect(links()).toEqual([['modulepreload', '/assets/landing-page-a.js']]);
   });
 
+  it('adds a long list a few links per task, the first ones at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const files = Array.from({ length: 20 }, (_, i) => `/assets/chunk-${i}.js`);
+      withTable(JSON.stringify({ '/explore': files }));
+      const early = await load();
+      early.preloadRouteModules('/explore', true);
+      const hrefs = () => links().map(([, href]) => href);
+      expect(hrefs()).toEqual(files.slice(0, early.LINKS_PER_TASK));
+      vi.advanceTimersToNextTimer();
+      expect(hrefs()).toEqual(files.slice(0, 2 * early.LINKS_PER_TASK));
+      vi.runAllTimers();
+      expect(hrefs()).toEqual(files);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('does nothing without a table, with a broken one, or for other paths', async () => {
     const early = await load();
     early.preloadRouteModules('/feed', true);

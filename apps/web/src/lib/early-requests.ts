@@ -37,31 +37,42 @@ const MEMBER_PATHS = new Set(['/feed', '/explore']);
  */
 export function preloadRouteModules(pathname: string, remembered: boolean, language = 'en'): void {
   // The reader's texts first: the visitor part holds up the first render, the member part the screen.
-  preloadFiles(`catalogue:${language}:visitor`);
+  const keys = [`catalogue:${language}:visitor`];
   const member = MEMBER_PATHS.has(pathname);
-  if (member && !remembered) return;
-  if (member) preloadFiles(`catalogue:${language}:member`);
-  preloadFiles(pathname);
-}
-
-/** Preloads the files the build's table lists under `key` (a path, or a catalogue part). */
-function preloadFiles(key: string): void {
-  let files: unknown;
+  if (member && remembered) keys.push(`catalogue:${language}:member`);
+  if (!member || remembered) keys.push(pathname);
+  let table: Record<string, unknown>;
   try {
-    files = (
-      JSON.parse(document.getElementById('route-modules')?.textContent ?? '{}') as Record<string, unknown>
-    )[key];
+    table = JSON.parse(document.getElementById('route-modules')?.textContent ?? '{}') as Record<
+      string,
+      unknown
+    >;
   } catch {
     return;
   }
-  if (!Array.isArray(files)) return;
-  for (const href of files) {
-    if (typeof href !== 'string') continue;
-    // Stylesheets are applied as they arrive (they only style the screen's own classes); the loader
-    // of the lazy chunk finds them in place and does not add them twice.
-    if (href.endsWith('.css')) appendLink({ rel: 'stylesheet', href });
-    else appendLink({ rel: 'modulepreload', href, crossorigin: '' });
-  }
+  const files = keys.flatMap((key) => {
+    const listed = table[key];
+    return Array.isArray(listed) ? listed.filter((file): file is string => typeof file === 'string') : [];
+  });
+  addLinks(files.map(preloadOf));
+}
+
+// Stylesheets are applied as they arrive (they only style the screen's own classes); the loader of the
+// lazy chunk finds them in place and does not add them twice.
+const preloadOf = (href: string): Record<string, string> =>
+  href.endsWith('.css') ? { rel: 'stylesheet', href } : { rel: 'modulepreload', href, crossorigin: '' };
+
+/**
+ * Links added per task. Each preload link costs the page about a millisecond of main thread as it is
+ * added (four times that on a slow phone), and /explore and /feed list 40-60 files: added at once they
+ * were the longest task of the load (docs/performance.md). The first batch (the screen's own chunks
+ * come first in the table) goes at once, the others each in a task of its own.
+ */
+export const LINKS_PER_TASK = 8;
+
+function addLinks(links: Record<string, string>[]): void {
+  for (const attributes of links.slice(0, LINKS_PER_TASK)) appendLink(attributes);
+  if (links.length > LINKS_PER_TASK) setTimeout(() => addLinks(links.slice(LINKS_PER_TASK)));
 }
 
 export function startEarlyRequests(pathname: string, remembered: boolean, language = 'en'): void {
