@@ -21,21 +21,3 @@ export function usePainted(): boolean {
   useEffect(() => afterNextPaint(() => setPainted(true)), []);
   return painted;
 }
-
-/**
- * Runs `callback` once the page has been left alone for `pauseMs` and the browser then has an idle
- * moment (or after `timeoutMs` more at the latest): for code worth having ready before the person
- * needs it, but not worth a task while the screen is still coming up. Returns the cancel.
- */
-export function whenQuiet(callback: () => void, pauseMs: number, timeoutMs = 5_000): () => void {
-  let idle: number | undefined;
-  const timer = setTimeout(() => {
-    if (typeof requestIdleCallback === 'function')
-      idle = requestIdleCallback(callback, { timeout: timeoutMs });
-    else callback();
-  }, pauseMs);
-  return () => {
-    clearTimeout(timer);
-    if (idle !== undefined) cancelIdleCallback(idle);
-  };
-}

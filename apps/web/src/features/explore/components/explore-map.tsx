@@ -11,7 +11,7 @@ import {
   type MapViewport,
   type MissingAlert,
 } from '@cats/contracts';
-import { usePainted, whenQuiet } from '../../../lib/after-paint.ts';
+import { usePainted } from '../../../lib/after-paint.ts';
 import { DESKTOP_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { MAP_VIEW_OPTIONS, TILE_LAYER_OPTIONS } from '../../../lib/leaflet-tiles.ts';
 import { errorMessage } from '../../../components/post/api/errors.ts';
@@ -33,14 +33,13 @@ const NO_ALERTS: MissingAlert[] = [];
 
 /**
  * The detail card and the feed's card inside it (its menus, dialogs and comments) are a third of the
- * screen's code, and no one needs them before the first tap on a marker: they load once the map is
- * up and the page has gone quiet (or at the first touch, click or key on the map, if that is sooner),
- * instead of with the map (docs/performance.md).
+ * screen's code, and no one needs them before the first tap on a marker: they load at the first touch,
+ * click or key on the screen, or when the pointer comes over a marker, instead of with the map. Not
+ * when the page goes idle: the loader's preload links for the card's 20 files cost a 140-360 ms task
+ * on a throttled phone (docs/performance.md).
  */
 const loadPostDetailDialog = () => import('./post-detail-dialog.tsx');
 const PostDetailDialog = lazy(async () => ({ default: (await loadPostDetailDialog()).PostDetailDialog }));
-/** How long after the markers arrive the card's code waits (as the service worker's install does). */
-const DETAIL_PRELOAD_PAUSE_MS = 3_000;
 const preloadPostDetailDialog = () => void loadPostDetailDialog();
 
 /** A transparent pixel for tiles that fail: the plain background shows instead of a broken image. */
@@ -106,7 +105,10 @@ function Markers({
   const actions = useMemo<MarkerActions>(
     () => ({
       openPost: (marker) => onOpen({ postId: marker._id, title: markerAlt(marker) }),
-      hoverPost: (marker) => prefetchExplorePost(queryClient, marker._id),
+      hoverPost: (marker) => {
+        preloadPostDetailDialog();
+        prefetchExplorePost(queryClient, marker._id);
+      },
       highlightPost: onHighlight,
       zoomTo,
       openStack: (cluster) => onOpen({ clusterId: cluster.id }),
@@ -172,11 +174,6 @@ export default function ExploreMap() {
   // React has just built, in the same task. Starting it after the screen's first paint splits that
   // work in two (docs/performance.md); the status line below shows meanwhile.
   const painted = usePainted();
-
-  const markersShown = explore.data !== undefined;
-  useEffect(() => {
-    if (markersShown) return whenQuiet(preloadPostDetailDialog, DETAIL_PRELOAD_PAUSE_MS);
-  }, [markersShown]);
 
   return (
     // A first touch, click or key on the screen may be the one that opens a card: its code starts now.

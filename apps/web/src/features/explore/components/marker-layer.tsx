@@ -7,8 +7,12 @@ import { markerAlt } from '../lib/viewport.ts';
 
 const HALF = MAP_MARKER_SIZE / 2;
 
-/** Markers added per task: a full default view (~90 markers) takes a few short tasks, not one long one. */
-export const MARKERS_PER_TASK = 30;
+/**
+ * Markers added per task: a full default view (~90 markers) takes several short tasks, not one long one.
+ * Each marker costs ~5 ms on a phone 4x slower than a laptop (Chromium's CPU throttle): 30 at a time
+ * made tasks of 140-260 ms there, and every millisecond over 50 counts as blocking time.
+ */
+export const MARKERS_PER_TASK = 10;
 
 const picture = (src: string, alt: string) =>
   `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" width="${MAP_MARKER_SIZE}" height="${MAP_MARKER_SIZE}" draggable="false" decoding="async">`;
