@@ -7,6 +7,14 @@ import { defineConfig } from 'vitest/config';
  * end to end by the files of `npm test` too.
  */
 export const SWEEPS = ['a11y.e2e.ts', 'pseudo-locale.e2e.ts', 'budgets.e2e.ts'];
+/**
+ * The fault tests, which `npm run test:sweeps` runs too and CI again on PostgreSQL and Redis: a crash in
+ * the middle of writes, a graceful shutdown, two instances behind one database, a database restart
+ * (the last two only with TEST_DATABASE_URL and REDIS_URL).
+ */
+export const FAULTS = ['crash.e2e.ts', 'shutdown.e2e.ts', 'scale-out.e2e.ts'];
+/** Stops and starts the PostgreSQL server other tests share: alone, after everything else. */
+export const DB_RESTART = 'db-restart.e2e.ts';
 /** Lighthouse scores what two cores can do while it runs: a sweep that runs alone, after the others. */
 export const LIGHTHOUSE = 'lighthouse.e2e.ts';
 
@@ -26,13 +34,9 @@ export const shared = {
 } as const;
 
 // End-to-end: real server processes (built app) driven by Debian's Chromium through playwright-core.
-// db-restart.e2e.ts stops the PostgreSQL server other tests share: its own project, run after the others
-// (sequence.groupOrder) with nothing beside it.
-const DB_RESTART = 'db-restart.e2e.ts';
-
 export default defineConfig({
   test: {
-    // Two files at a time (one alone in the later groups); `--maxWorkers 1` on the command line wins.
+    // Two files at a time; `--maxWorkers 1` on the command line wins.
     maxWorkers: 2,
     projects: [
       {
@@ -40,17 +44,8 @@ export default defineConfig({
           ...shared,
           name: 'e2e',
           include: ['**/*.e2e.ts'],
-          exclude: ['**/node_modules/**', DB_RESTART, LIGHTHOUSE, ...SWEEPS],
+          exclude: ['**/node_modules/**', LIGHTHOUSE, DB_RESTART, ...SWEEPS, ...FAULTS],
           globalSetup: ['support/seeded-template.ts'],
-        },
-      },
-      {
-        // Stops and starts the PostgreSQL server that the other PostgreSQL tests use (CI's last step).
-        test: {
-          ...shared,
-          name: 'e2e-db-restart',
-          include: [DB_RESTART],
-          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { LIGHTHOUSE, SWEEPS, shared } from './vitest.config.ts';
+import { DB_RESTART, FAULTS, LIGHTHOUSE, SWEEPS, shared } from './vitest.config.ts';
 
-// The sweeps (`npm run test:sweeps`, see vitest.config.ts): two files at a time, then Lighthouse alone
-// (sequence.groupOrder), with the machine to itself.
+// The sweeps and the fault tests (`npm run test:sweeps`, see vitest.config.ts): two files at a time,
+// then Lighthouse alone with the machine to itself, then the database restart (sequence.groupOrder).
 export default defineConfig({
   test: {
     maxWorkers: 2,
@@ -11,12 +11,15 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'e2e-sweeps',
-          include: SWEEPS,
+          include: [...SWEEPS, ...FAULTS],
           globalSetup: ['support/seeded-template.ts'],
         },
       },
       {
         test: { ...shared, name: 'e2e-lighthouse', include: [LIGHTHOUSE], sequence: { groupOrder: 1 } },
+      },
+      {
+        test: { ...shared, name: 'e2e-db-restart', include: [DB_RESTART], sequence: { groupOrder: 2 } },
       },
     ],
   },

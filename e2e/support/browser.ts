@@ -48,10 +48,7 @@ export async function launchBrowser(
     // No service worker unless a test asks for one (issue 28's worker answers the app's requests):
     // page.route() never sees a request the worker answers, and its offline copies would stand in
     // for the network that many tests take away. pwa.e2e.ts and push.e2e.ts allow it.
-    // Reduced motion unless a test asks otherwise: the landing page's bobbing arrow alone kept ~14 % of
-    // a core busy while its page was open (docs/performance.md, "CI"); phone-defects.e2e.ts checks the
-    // animations themselves.
-    const context = await newContext({ serviceWorkers: 'block', reducedMotion: 'reduce', ...options });
+    const context = await newContext({ serviceWorkers: 'block', ...options });
     recordActivity(context);
     return context;
   };

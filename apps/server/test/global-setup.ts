@@ -2,9 +2,30 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { build } from 'esbuild';
 import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
 import { openPglite } from '../src/db/pglite-thread.ts';
+
+/**
+ * The embedded database's worker thread as one JavaScript file (npm packages left external, as in the
+ * server's build), for every PGlite a test opens (src/db/pglite-thread.ts). It sits under this
+ * package's node_modules so that its imports resolve; the forked test workers inherit the variable.
+ */
+async function bundlePgliteWorker(): Promise<void> {
+  const outfile = join(import.meta.dirname, '..', 'node_modules', '.cache', 'cats-test', 'pglite-worker.mjs');
+  await build({
+    entryPoints: [join(import.meta.dirname, '..', 'src', 'db', 'pglite-worker.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'warning',
+    packages: 'external',
+  });
+  process.env.CATS_TEST_PGLITE_WORKER = outfile;
+}
 
 /**
  * Migrates once and hands each test file a starting point: a dumped PGlite data dir (about 0.5 s to
@@ -13,6 +34,7 @@ import { openPglite } from '../src/db/pglite-thread.ts';
  */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'cats-test-'));
+  await bundlePgliteWorker();
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) {
     const template = `cats_template_${process.pid}`;
