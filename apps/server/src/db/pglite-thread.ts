@@ -80,7 +80,10 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteCli
   const worker = bundled
     ? new Worker(bundled, { workerData })
     : FROM_SOURCE
-      ? new Worker(typeScriptWorker(new URL('./pglite-worker.ts', import.meta.url)), { eval: true, workerData })
+      ? new Worker(typeScriptWorker(new URL('./pglite-worker.ts', import.meta.url)), {
+          eval: true,
+          workerData,
+        })
       : new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData });
   const client = new PgliteThread(worker);
   await client.ready;

@@ -401,7 +401,8 @@ describe('the location rule on every GET route', () => {
     const caretakerOf: Record<string, string> = { [cats.luna]: ids.owner, [cats.milo]: ids.member };
     for (const s of secrets) {
       const caretaker = s.catId === undefined ? undefined : caretakerOf[s.catId];
-      if (caretaker !== undefined && s.authorId !== caretaker) s.nearCatHome = { caretakers: new Set([caretaker]) };
+      if (caretaker !== undefined && s.authorId !== caretaker)
+        s.nearCatHome = { caretakers: new Set([caretaker]) };
     }
     const caretakerOfLuna = (v: { userId: string; isDemo: boolean }) => v.userId === ids.owner && !v.isDemo;
     places.push(

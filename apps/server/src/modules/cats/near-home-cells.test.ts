@@ -324,7 +324,11 @@ describe('near a household cat home, on cells', () => {
       homeLongitude: -0.16,
     });
     const community = await createCat(t.db, carer.id, { living: 'community' });
-    const post = await createPost(t.db, neighbour.id, { latitude: 51.3, longitude: -0.3, showLocation: true });
+    const post = await createPost(t.db, neighbour.id, {
+      latitude: 51.3,
+      longitude: -0.3,
+      showLocation: true,
+    });
     const suggest = async (catId: string, language: string) =>
       t.app.inject({
         method: 'POST',

@@ -228,7 +228,11 @@ describe('cat suggestions', () => {
     const before = await entries();
     // Not 'This picture already shows Milo': that would tell mariposa what the post does not. Only a
     // household cat's caretakers suggest it (decision 022): mariposa is refused as on any picture.
-    const elsewhere = await createPost(t.db, author.id, { latitude: 40.4, longitude: -3.7, showLocation: true });
+    const elsewhere = await createPost(t.db, author.id, {
+      latitude: 40.4,
+      longitude: -3.7,
+      showLocation: true,
+    });
     for (const postId of [nearHome.id, elsewhere.id, nearHome.id]) {
       const res = await suggest(mariposa, postId, milo.id);
       expect(res.statusCode, res.body).toBe(403);
