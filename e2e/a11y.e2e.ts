@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { loginInAnyLanguage, loginThroughUi } from './support/api.ts';
+import { loginInAnyLanguage, signInThroughApi } from './support/api.ts';
 import {
   axeViolations,
   DARK_BG,
@@ -56,7 +56,7 @@ describe('accessibility', () => {
     // a copy used after its rotation would count as a stolen token.
     member = await newPatientContext();
     const page = await member.newPage();
-    await loginThroughUi(page, seeded.member.email, seeded.member.password, { remember: true });
+    await signInThroughApi(page, seeded.member, null);
     await page.close();
   });
   afterAll(async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@cats/contracts';
-import { DESKTOP, launchBrowser, newContext, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, newContext, PHONE, screenshot } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { loginThroughUi, newUser, signUp } from './support/api.ts';
 
 /** Issue 3, points 10, 11 and 13: sign-up, login, sessions, the guard and the member navigation. */
@@ -12,7 +13,7 @@ describe('accounts in the browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();

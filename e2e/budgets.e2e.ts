@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, DESKTOP, PHONE } from './support/browser.ts';
 import { ROOT, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { signInThroughApi } from './support/api.ts';
 import { type SessionUser } from './support/posts.ts';
 import {
   type BudgetApp,
@@ -59,7 +59,7 @@ describe('web budgets', () => {
     deviceScaleFactor = 1,
   ): Promise<Page> {
     const page = await (await context(viewport, deviceScaleFactor)).newPage();
-    await loginThroughUi(page, member.email, member.password, { remember: true });
+    await signInThroughApi(page, member);
     return page;
   }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { signedInPage } from './support/api.ts';
 import { apiCreatePost, apiUser, card } from './support/posts.ts';
 
@@ -11,7 +12,7 @@ describe('full size from a card', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -28,8 +29,7 @@ describe('full size from a card', () => {
       ['390', PHONE],
       ['1280', DESKTOP],
     ] as const) {
-      const page = await signedInPage(browser, server.url, user, viewport);
-      await page.goto('/feed');
+      const page = await signedInPage(browser, server.url, user, viewport, '/feed');
       const open = card(page, post._id).getByRole('button', { name: 'View full size' });
       await open.click();
       const dialog = page.getByRole('dialog', { name: 'Photo of Biscuit' });

@@ -9,12 +9,12 @@ import type {
   Post,
   PostDetail,
 } from '@cats/contracts';
-import { DESKTOP, launchBrowser, PHONE, screenshot, animationsSettled } from './support/browser.ts';
+import { DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
 import { signedInPage } from './support/api.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { apiCall, apiCreatePost, apiUser, fixture, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
 
 const near = (dLat: number, dLng: number) => ({
   latitude: FIXTURE_GPS.latitude + dLat,
@@ -28,7 +28,6 @@ const near = (dLat: number, dLng: number) => ({
  */
 describe('cat suggestions and merges', () => {
   let server: RunningServer;
-  let tiles: TileServer;
   let browser: Browser;
   let keeper: SessionUser; // cares for Mochi and for 'Mochi 2'
   let author: SessionUser; // posts a picture of Mochi without saying so
@@ -58,11 +57,7 @@ describe('cat suggestions and merges', () => {
   }
 
   beforeAll(async () => {
-    tiles = await startTileServer();
-    [server, browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: tiles.template } }),
-      launchBrowser(),
-    ]);
+    [server, browser] = await sharedServerAndBrowser();
     [keeper, author, mariposa, fan] = await Promise.all([
       apiUser(server.url, 'keeper'),
       apiUser(server.url, 'ana'),
@@ -102,12 +97,10 @@ describe('cat suggestions and merges', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
-    await tiles?.close();
   });
 
   it("suggests 'This is Mochi' on someone else's picture; its author accepts it on the picture's page", async () => {
-    const page = await signedInPage(browser, server.url, mariposa, DESKTOP);
-    await page.goto(`/posts/${picture._id}`);
+    const page = await signedInPage(browser, server.url, mariposa, DESKTOP, `/posts/${picture._id}`);
     await page.getByRole('button', { name: 'Post options' }).click();
     await page.getByRole('menuitem', { name: 'This is…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Which cat is this?' });
@@ -123,8 +116,7 @@ describe('cat suggestions and merges', () => {
     await page.context().close();
 
     // Asking twice (here on a phone, from the card in the feed) is refused, and said so in the dialog.
-    const again = await signedInPage(browser, server.url, mariposa, PHONE);
-    await again.goto(`/posts/${picture._id}`);
+    const again = await signedInPage(browser, server.url, mariposa, PHONE, `/posts/${picture._id}`);
     await again.getByRole('button', { name: 'Post options' }).click();
     await again.getByRole('menuitem', { name: 'This is…' }).click();
     const phoneDialog = again.getByRole('dialog', { name: 'Which cat is this?' });
@@ -141,8 +133,7 @@ describe('cat suggestions and merges', () => {
     await again.context().close();
 
     // The author is told, and answers on the picture's page (phone first, then a wide screen).
-    const phone = await signedInPage(browser, server.url, author, PHONE);
-    await phone.goto('/notifications');
+    const phone = await signedInPage(browser, server.url, author, PHONE, '/notifications');
     const entry = phone
       .getByRole('list', { name: 'Notifications' })
       .getByRole('link', { name: new RegExp(`${mariposa.username} suggests your picture shows Mochi`) });
@@ -159,8 +150,7 @@ describe('cat suggestions and merges', () => {
     expect(await axeViolations(phone)).toEqual([]);
     await phone.context().close();
 
-    const wide = await signedInPage(browser, server.url, author, DESKTOP);
-    await wide.goto(`/posts/${picture._id}`);
+    const wide = await signedInPage(browser, server.url, author, DESKTOP, `/posts/${picture._id}`);
     const region = wide.getByRole('region', { name: 'Which cat is this? Suggestions' });
     await region.getByRole('button', { name: 'Accept' }).waitFor();
     await region.locator('img.post-image__img--loaded').waitFor();
@@ -183,8 +173,7 @@ describe('cat suggestions and merges', () => {
   it('merges the duplicate into Mochi without telling its follower anything, and undoes it from the history', async () => {
     const fanUnread = await unread(fan);
     // A wide screen: the two steps, looked at, then left with Back and Cancel (nothing merged).
-    const page = await signedInPage(browser, server.url, keeper, DESKTOP);
-    await page.goto(`/cats/${mochiId}`);
+    const page = await signedInPage(browser, server.url, keeper, DESKTOP, `/cats/${mochiId}`);
     await page.getByRole('heading', { level: 1, name: 'Mochi' }).waitFor();
     await page.getByRole('button', { name: 'Merge a duplicate…' }).click();
     const pick = page.getByRole('dialog', { name: 'Merge a duplicate into Mochi' });
@@ -204,8 +193,7 @@ describe('cat suggestions and merges', () => {
     await pick.waitFor({ state: 'hidden' });
 
     // On a phone: the merge itself.
-    const phone = await signedInPage(browser, server.url, keeper, PHONE);
-    await phone.goto(`/cats/${mochiId}`);
+    const phone = await signedInPage(browser, server.url, keeper, PHONE, `/cats/${mochiId}`);
     await phone.getByRole('button', { name: 'Merge a duplicate…' }).click();
     const phonePick = phone.getByRole('dialog', { name: 'Merge a duplicate into Mochi' });
     await phonePick

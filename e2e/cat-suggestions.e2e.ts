@@ -3,18 +3,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CatSightingsResponse, CatSuggestionsResponse, PagedPostsResponse, Post } from '@cats/contracts';
-import {
-  animationsSettled,
-  DESKTOP,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-} from './support/browser.ts';
+import { animationsSettled, DESKTOP, newContext, PHONE, screenshot } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
 import { loginInAnyLanguage, signedInPage } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, fixture, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 
 /** Where a person looking at this work finds the screenshots (besides screenshots/ in the repository). */
 const SHOTS = process.env.SHOTS_DIR ?? '/work/shots/suggest';
@@ -33,7 +27,7 @@ describe('which cat is this', () => {
   let catId = '';
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
     spotter = await apiUser(server.url, 'catspotter');
   });
   afterAll(async () => {

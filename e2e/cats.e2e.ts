@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CatResponse, CreateCatResponse, Post, PostDetail } from '@cats/contracts';
-import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { DEMO, signedInPage } from './support/api.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import {
   apiCall,
   apiCreatePost,
@@ -13,7 +14,6 @@ import {
   FIXTURE_GPS,
   type SessionUser,
 } from './support/posts.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
 
 /** Near the fixture's spot, a few hundred metres apart: the cat's round. */
 const near = (dLat: number, dLng: number) => ({
@@ -28,7 +28,6 @@ const near = (dLat: number, dLng: number) => ({
  */
 describe('cats', () => {
   let server: RunningServer;
-  let tiles: TileServer;
   let browser: Browser;
   let keeper: SessionUser;
   let stranger: SessionUser;
@@ -38,11 +37,7 @@ describe('cats', () => {
   let catId: string;
 
   beforeAll(async () => {
-    tiles = await startTileServer();
-    [server, browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: tiles.template } }),
-      launchBrowser(),
-    ]);
+    [server, browser] = await sharedServerAndBrowser();
     keeper = await apiUser(server.url, 'catkeeper');
     stranger = await apiUser(server.url, 'catstranger');
     first = await apiCreatePost(server.url, keeper.accessToken, {
@@ -75,7 +70,6 @@ describe('cats', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
-    await tiles?.close();
   });
 
   /** The dashed circles (~500 m cells) and the solid dots the cat's map draws. */
@@ -90,8 +84,7 @@ describe('cats', () => {
   }
 
   it("links a picture from the own-post menu; the card links to the cat's page", async () => {
-    const page = await signedInPage(browser, server.url, keeper, DESKTOP);
-    await page.goto('/feed');
+    const page = await signedInPage(browser, server.url, keeper, DESKTOP, '/feed');
     const own = card(page, third._id);
     // No cat yet: the free-text name, as before.
     expect(await own.locator('.post-card__cat-name').innerText()).toBe('pepper?');
@@ -132,8 +125,7 @@ describe('cats', () => {
   });
 
   it('shows a stranger every sighting only as its ~500 m cell, and lets them follow', async () => {
-    const page = await signedInPage(browser, server.url, stranger, PHONE);
-    await page.goto(`/cats/${catId}`);
+    const page = await signedInPage(browser, server.url, stranger, PHONE, `/cats/${catId}`);
     await page.getByRole('heading', { level: 1, name: 'Pepper' }).waitFor();
     await page.getByText('The area is marked in orange on the map, to about 500 m.').waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
@@ -152,8 +144,7 @@ describe('cats', () => {
   });
 
   it('lets a caretaker edit the cat, and shows the change', async () => {
-    const page = await signedInPage(browser, server.url, keeper, PHONE);
-    await page.goto(`/cats/${catId}`);
+    const page = await signedInPage(browser, server.url, keeper, PHONE, `/cats/${catId}`);
     await page.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Pepper' });
     await dialog.getByLabel('Description').fill('Black with a white bib. Sleeps on the harbour wall.');
@@ -180,8 +171,7 @@ describe('cats', () => {
   });
 
   it("unlinks a picture with 'Not this cat' (phone)", async () => {
-    const page = await signedInPage(browser, server.url, keeper, PHONE);
-    await page.goto(`/posts/${third._id}`);
+    const page = await signedInPage(browser, server.url, keeper, PHONE, `/posts/${third._id}`);
     await page.getByRole('heading', { level: 1, name: 'Pepper' }).getByRole('link').waitFor();
     await page.getByRole('button', { name: 'Post options' }).click();
     await page.getByRole('menuitem', { name: 'Which cat is this?' }).click();
@@ -197,8 +187,7 @@ describe('cats', () => {
   });
 
   it('lets the demo account look but not follow', async () => {
-    const page = await signedInPage(browser, server.url, DEMO, DESKTOP);
-    await page.goto(`/cats/${catId}`);
+    const page = await signedInPage(browser, server.url, DEMO, DESKTOP, `/cats/${catId}`);
     await page.getByRole('heading', { level: 1, name: 'Pepper' }).waitFor();
     expect(await page.getByRole('button', { name: 'Follow' }).isDisabled()).toBe(true);
     await page.getByText('Following cats is disabled for the demo user.').waitFor();
@@ -207,8 +196,13 @@ describe('cats', () => {
   });
 
   it('says so for an unknown cat', async () => {
-    const page = await signedInPage(browser, server.url, stranger, DESKTOP);
-    await page.goto('/cats/00000000-0000-4000-8000-000000000000');
+    const page = await signedInPage(
+      browser,
+      server.url,
+      stranger,
+      DESKTOP,
+      '/cats/00000000-0000-4000-8000-000000000000',
+    );
     await page.getByRole('heading', { level: 1, name: 'Cat not found' }).waitFor();
     await page.context().close();
   });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CommentsResponse, Post } from '@cats/contracts';
-import { launchBrowser, PHONE, DESKTOP, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { PHONE, DESKTOP, screenshot } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { signInThroughApi } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, card, fixture, type SessionUser } from './support/posts.ts';
 
 const COMMENTS = 25;
@@ -18,7 +19,7 @@ describe('paged comments and the liked-by list', () => {
   let post: Post;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
     author = await apiUser(server.url, 'pagedauthor');
     viewer = await apiUser(server.url, 'pagedviewer');
     fans = [await apiUser(server.url, 'pagedfana'), await apiUser(server.url, 'pagedfanb')];
@@ -51,7 +52,7 @@ describe('paged comments and the liked-by list', () => {
   async function viewerPage(viewport: { width: number; height: number }): Promise<Page> {
     const context = await browser.newContext({ baseURL: server.url, viewport });
     const page = await context.newPage();
-    await loginThroughUi(page, viewer.email, viewer.password, { remember: true });
+    await signInThroughApi(page, viewer);
     return page;
   }
 

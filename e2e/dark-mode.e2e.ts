@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, DESKTOP, PHONE } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { DESKTOP, PHONE } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { signInThroughApi } from './support/api.ts';
 import type { SessionUser } from './support/posts.ts';
 import { axeViolations, DARK_BG, LIGHT_BG, rootBackground, seedNeighbourhood } from './support/screens.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
 
 /**
  * Issue 28: dark mode follows prefers-color-scheme, Settings' 'Appearance' overrides it on this device
@@ -15,17 +15,12 @@ import { startTileServer, type TileServer } from './support/tiles.ts';
 
 describe('dark mode', () => {
   let server: RunningServer;
-  let tiles: TileServer;
   let browser: Browser;
   let member: SessionUser;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    tiles = await startTileServer();
-    [server, browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: tiles.template } }),
-      launchBrowser(),
-    ]);
+    [server, browser] = await sharedServerAndBrowser();
     // The map needs located posts for its markers; the feed, a card.
     ({ member } = await seedNeighbourhood(server.url));
   });
@@ -33,7 +28,6 @@ describe('dark mode', () => {
     await Promise.all(contexts.map((c) => c.close()));
     await browser?.close();
     await server?.dispose();
-    await tiles?.close();
   });
 
   /** A new browser at this size and system colour scheme, signed in as the member. */
@@ -45,7 +39,7 @@ describe('dark mode', () => {
     contexts.push(context);
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
-    await loginThroughUi(page, member.email, member.password, { remember: true });
+    await signInThroughApi(page, member);
     return page;
   }
 

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, DESKTOP, PHONE } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { signInThroughApi } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, type SessionUser } from './support/posts.ts';
 import { startTileServer, type TileServer } from './support/tiles.ts';
 
@@ -70,7 +70,7 @@ describe('desktop layout', () => {
         const context = await browser.newContext({ baseURL: server.url, viewport, colorScheme });
         contexts.push(context);
         const opened = await context.newPage();
-        await loginThroughUi(opened, member.email, member.password, { remember: true });
+        await signInThroughApi(opened, member);
         return opened;
       })();
       pages.set(key, page);

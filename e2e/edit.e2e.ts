@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { MyProfileResponse, PagedPostsResponse, PostHistoryResponse } from '@cats/contracts';
-import { launchBrowser, newContext, PHONE, DESKTOP, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { newContext, PHONE, DESKTOP, screenshot } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { signInThroughApi } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, card, fixture, type SessionUser } from './support/posts.ts';
 
 const DESCRIBE_LABEL = "Describe this photo for people who can't see it";
@@ -15,7 +16,7 @@ describe('edit, edit history and alt text', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -25,10 +26,10 @@ describe('edit, edit history and alt text', () => {
   async function signedIn(
     user: SessionUser,
     viewport: { width: number; height: number } = DESKTOP,
+    at = '/feed',
   ): Promise<Page> {
     const page = await (await newContext(browser, server.url, viewport)).newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
-    return page;
+    return signInThroughApi(page, user, at);
   }
 
   /** The card's picture has arrived (screenshots show it, not its placeholder). */
@@ -110,8 +111,7 @@ describe('edit, edit history and alt text', () => {
       [PHONE, '390'],
       [DESKTOP, '1280'],
     ] as const) {
-      const page = await signedIn(user, viewport);
-      await page.goto('/feed');
+      const page = await signedIn(user, viewport, '/feed');
       const ownCard = card(page, post._id);
       await ownCard.getByRole('button', { name: 'Post options' }).click();
       await ownCard.getByRole('menuitem', { name: 'Edit' }).click();
@@ -196,8 +196,7 @@ describe('edit, edit history and alt text', () => {
 
   it('turns the reminder off in Settings, and Spot then posts without asking', async () => {
     const user = await apiUser(server.url, 'noreminder');
-    const page = await signedIn(user, PHONE);
-    await page.goto('/profile/settings');
+    const page = await signedIn(user, PHONE, '/profile/settings');
     const toggle = page.getByRole('switch', { name: 'Remind me to describe my photos' });
     expect(await toggle.isChecked()).toBe(true);
     await toggle.click();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { sharedBrowser } from './support/shared.ts';
+import { signInThroughApi } from './support/api.ts';
 
 /** A seeded sample user (apps/server/src/seed/sample-content.ts; password documented in the README). */
 const SEEDED = { email: 'mariposa@example.com', password: 'Neighbour1Cats' };
@@ -15,8 +16,10 @@ describe('explore', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
+  // A server of its own, with no tile server (the checks of tiles that cannot load) and the seed's
+  // clusters as the seed left them; the worker's browser.
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(), sharedBrowser()]);
   });
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -31,7 +34,7 @@ describe('explore', () => {
     const context = await browser.newContext({ baseURL: server.url, viewport });
     contexts.push(context);
     const page = await context.newPage();
-    await loginThroughUi(page, SEEDED.email, SEEDED.password, { remember: true });
+    await signInThroughApi(page, SEEDED);
     return { page, context };
   }
 

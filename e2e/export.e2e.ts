@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { unzip } from '../apps/server/test/unzip.ts';
-import { launchBrowser, DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { DEMO, signedInPage } from './support/api.ts';
 import { apiCreatePost, apiUser } from './support/posts.ts';
 
@@ -13,7 +14,7 @@ describe('download my data', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -36,8 +37,7 @@ describe('download my data', () => {
       ['390', PHONE],
       ['1280', DESKTOP],
     ] as const) {
-      const page = await signedInPage(browser, server.url, user, viewport);
-      await page.goto('/profile/settings');
+      const page = await signedInPage(browser, server.url, user, viewport, '/profile/settings');
       const card = yourData(page);
       await card.scrollIntoViewIfNeeded();
       await screenshot(page, `export-start-${name}`);
@@ -114,8 +114,7 @@ describe('download my data', () => {
   });
 
   it('shows the demo account the demo modal', async () => {
-    const page = await signedInPage(browser, server.url, DEMO, PHONE);
-    await page.goto('/profile/settings');
+    const page = await signedInPage(browser, server.url, DEMO, PHONE, '/profile/settings');
     await yourData(page).getByRole('button', { name: 'Download my data' }).click();
     const modal = page.getByRole('alertdialog', { name: 'Feature disabled for demo user' });
     await modal.waitFor();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, PHONE, DESKTOP, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi, signedInPage } from './support/api.ts';
+import { PHONE, DESKTOP, screenshot } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { signInThroughApi, signedInPage } from './support/api.ts';
 import { apiCreatePost, apiUser, apiWholeFeed, cardIds, fixture, type SessionUser } from './support/posts.ts';
 
 /** Issue 4, points 10 and 12: the feed's cards, its infinite scroll and its states. */
@@ -12,7 +13,7 @@ describe('feed', () => {
   let reader: SessionUser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
     reader = await apiUser(server.url, 'reader');
     // The seed has 30+ posts; a few more make sure the feed spans at least three pages of 20.
     const poster = await apiUser(server.url, 'poster');
@@ -32,8 +33,7 @@ describe('feed', () => {
   ): Promise<Page> {
     const context = await browser.newContext({ baseURL: server.url, viewport, ...opts });
     const page = await context.newPage();
-    await loginThroughUi(page, reader.email, reader.password, { remember: true });
-    await page.goto('/feed');
+    await signInThroughApi(page, reader, '/feed');
     await page.locator('article[data-post-id]').first().waitFor();
     return page;
   }

@@ -205,8 +205,7 @@ describe('groups', () => {
   }, 240_000);
 
   it('the demo user can look at groups but gets the demo modal on writes', async () => {
-    const page = await signedIn(DEMO, PHONE);
-    await page.goto('/groups');
+    const page = await signedIn(DEMO, PHONE, '/groups');
     await page.getByRole('heading', { name: 'Manage your groups' }).waitFor();
     await page.getByLabel('Group name').fill('Demo Cats');
     await page.getByRole('button', { name: 'Create group' }).click();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, DESKTOP } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { DESKTOP } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { signInThroughApi } from './support/api.ts';
 import { seedNeighbourhood, type Neighbourhood } from './support/screens.ts';
 
 /**
@@ -19,13 +20,13 @@ describe('keyboard', () => {
   let member: BrowserContext;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
     seeded = await seedNeighbourhood(server.url);
     // One sign-in for the file: the refresh cookie rotates, so one context rather than a shared
     // storageState (a copy used after its rotation would count as a stolen token).
     member = await newPatientContext();
     const page = await member.newPage();
-    await loginThroughUi(page, seeded.member.email, seeded.member.password, { remember: true });
+    await signInThroughApi(page, seeded.member, null);
     await page.close();
   });
   afterAll(async () => {

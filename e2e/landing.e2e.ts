@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, newContext, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, newContext, PHONE, screenshot } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 
 /** Issue 2, point 11: the public pages of the app shell (spec sections 1 and 2). */
 describe('landing page and public screens', () => {
@@ -10,7 +11,7 @@ describe('landing page and public screens', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();

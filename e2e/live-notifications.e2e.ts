@@ -53,8 +53,7 @@ describe('live notifications, two people', () => {
     await markDocument(ownerPage);
 
     // The fan, on a desktop, likes the picture on its page.
-    const fanPage = await signedInPage(suite.browser, suite.server.url, fan, DESKTOP);
-    await fanPage.goto(`/posts/${post._id}`);
+    const fanPage = await signedInPage(suite.browser, suite.server.url, fan, DESKTOP, `/posts/${post._id}`);
     const like = fanPage
       .locator(`article[data-post-id="${post._id}"]`)
       .getByRole('button', { name: /^Like,/ });

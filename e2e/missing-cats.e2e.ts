@@ -6,12 +6,12 @@ import type {
   MissingReportsResponse,
   NotificationsResponse,
 } from '@cats/contracts';
-import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
-import { loginThroughUi } from './support/api.ts';
+import { signInThroughApi } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, fixture, type SessionUser } from './support/posts.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 
 /** Around Antequera, far from the sample neighbourhood's own missing cat in Málaga (35 km). */
 const LAST_SEEN = { latitude: 37.02187, longitude: -4.55871 };
@@ -27,7 +27,6 @@ const CAT = 'Nieve';
  * the cat found; the banner is gone and the neighbour is told.
  */
 describe('missing cats', () => {
-  let tiles: TileServer;
   let server: RunningServer;
   let browser: Browser;
   let keeper: SessionUser;
@@ -35,11 +34,7 @@ describe('missing cats', () => {
   let catId: string;
 
   beforeAll(async () => {
-    tiles = await startTileServer();
-    [server, browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: tiles.template } }),
-      launchBrowser(),
-    ]);
+    [server, browser] = await sharedServerAndBrowser();
     keeper = await apiUser(server.url, 'nievekeeper');
     neighbour = await apiUser(server.url, 'neighbour');
     const post = await apiCreatePost(server.url, keeper.accessToken, {
@@ -56,7 +51,6 @@ describe('missing cats', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
-    await tiles?.close();
   });
 
   /** Signed in through the login screen, in a context whose browser is at `at` (geolocation allowed). */
@@ -72,7 +66,7 @@ describe('missing cats', () => {
       permissions: ['geolocation'],
     });
     const page = await context.newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
+    await signInThroughApi(page, user);
     return page;
   }
 

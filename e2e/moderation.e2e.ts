@@ -50,8 +50,7 @@ describe('moderation decisions and appeals', () => {
     });
 
     // The first moderator removes it, with the rule and an explanation.
-    const modPage = await signedInPage(suite.browser, url, mod, DESKTOP);
-    await modPage.goto('/moderation');
+    const modPage = await signedInPage(suite.browser, url, mod, DESKTOP, '/moderation');
     const queued = modPage.getByRole('article', { name: `Post by ${author.username}` });
     // The reported picture comes through the moderators' route with the token (issue 46), as a blob
     // URL the browser decoded: an <img> pointing at the route itself could not send the token.
@@ -72,8 +71,7 @@ describe('moderation decisions and appeals', () => {
     await modPage.getByRole('status').getByText('Your decision was applied.').waitFor();
 
     // The author no longer sees the picture in the feed, and is told.
-    const authorPage = await signedInPage(suite.browser, url, author, PHONE);
-    await authorPage.goto('/feed');
+    const authorPage = await signedInPage(suite.browser, url, author, PHONE, '/feed');
     await authorPage.locator('article[data-post-id]').first().waitFor();
     expect(await card(authorPage, post._id).count()).toBe(0);
     await authorPage.goto('/notifications');
@@ -114,8 +112,7 @@ describe('moderation decisions and appeals', () => {
     await own.getByRole('alert').getByText(APPEAL_MESSAGES.sameModerator).waitFor();
 
     // The second moderator undoes it.
-    const mod2Page = await signedInPage(suite.browser, url, mod2, DESKTOP);
-    await mod2Page.goto('/moderation');
+    const mod2Page = await signedInPage(suite.browser, url, mod2, DESKTOP, '/moderation');
     const appeal = appealCard(mod2Page, author.username);
     await appeal.getByText('That door is the vet on our street, not anyone’s home.').waitFor();
     await appeal.getByText(`by ${mod.username}`, { exact: false }).waitFor();
@@ -155,8 +152,7 @@ describe('moderation decisions and appeals', () => {
     await after.getByText('Undone', { exact: true }).waitFor();
 
     // The reporter finds, from Settings, what came of the report.
-    const reporterPage = await signedInPage(suite.browser, url, reporter, DESKTOP);
-    await reporterPage.goto('/profile/settings');
+    const reporterPage = await signedInPage(suite.browser, url, reporter, DESKTOP, '/profile/settings');
     await reporterPage.getByRole('link', { name: 'Open moderation decisions' }).click();
     await reporterPage.getByRole('heading', { level: 1, name: 'Moderation decisions' }).waitFor();
     const reports = reporterPage.getByRole('region', { name: 'Your reports' });

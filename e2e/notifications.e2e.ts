@@ -114,8 +114,7 @@ describe('notifications', () => {
     await screenshot(page, 'notifications-390');
     await page.context().close();
 
-    const empty = await signedInPage(suite.browser, suite.server.url, quiet, PHONE);
-    await empty.goto('/notifications');
+    const empty = await signedInPage(suite.browser, suite.server.url, quiet, PHONE, '/notifications');
     await empty
       .getByText(
         'No notifications yet. When someone likes or comments on your pictures, you will see it here.',
@@ -153,8 +152,7 @@ describe('notifications', () => {
       [PHONE, 'notifications-cat-sighting-390'],
       [DESKTOP, 'notifications-cat-sighting-1280'],
     ] as const) {
-      const page = await signedInPage(suite.browser, suite.server.url, follower, viewport);
-      await page.goto('/notifications');
+      const page = await signedInPage(suite.browser, suite.server.url, follower, viewport, '/notifications');
       const sighting = entry(page, `Unread: ${spotter.username} spotted Mariposa`);
       await sighting.waitFor();
       expect(await sighting.getAttribute('href')).toBe(`/posts/${post._id}`);
@@ -181,8 +179,7 @@ describe('notifications', () => {
 
   it('keeps a notification switch after a reload', async () => {
     const user = await apiUser(suite.server.url, 'prefs');
-    const page = await signedInPage(suite.browser, suite.server.url, user, DESKTOP);
-    await page.goto('/profile/settings');
+    const page = await signedInPage(suite.browser, suite.server.url, user, DESKTOP, '/profile/settings');
     const likes = () =>
       page.getByRole('group', { name: 'Likes on your pictures' }).getByRole('switch', { name: 'In the app' });
     await likes().waitFor();
@@ -212,8 +209,7 @@ describe('notifications', () => {
   });
 
   it('shows the demo account its switches disabled and no Mark all as read', async () => {
-    const page = await signedInPage(suite.browser, suite.server.url, DEMO, DESKTOP);
-    await page.goto('/profile/settings');
+    const page = await signedInPage(suite.browser, suite.server.url, DEMO, DESKTOP, '/profile/settings');
     await page.getByText('The demo account cannot change its notifications.').waitFor();
     const switches = page.getByRole('group', { name: 'Answers to your join requests' }).getByRole('switch');
     expect(await switches.count()).toBe(2);

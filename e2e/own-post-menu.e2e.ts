@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { CreateGroupResponse, PostDetail } from '@cats/contracts';
-import { DESKTOP, PHONE, screenshot, animationsSettled } from './support/browser.ts';
-import { signedInPage } from './support/api.ts';
+import { DESKTOP, PHONE, newContext, screenshot, animationsSettled } from './support/browser.ts';
+import { signInThroughApi } from './support/api.ts';
 import { serverAndBrowser } from './support/suite.ts';
 import {
   apiCall,
@@ -44,15 +44,17 @@ describe('own-post menu', () => {
   }
 
   /** Signed in, with the clipboard allowed and no share sheet (as desktop Linux): Share copies. */
-  async function signedIn(user: SessionUser, viewport: { width: number; height: number }): Promise<Page> {
-    const page = await signedInPage(suite.browser, suite.server.url, user, viewport);
-    await page
-      .context()
-      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
-    await page.context().addInitScript(() => {
+  async function signedIn(
+    user: SessionUser,
+    viewport: { width: number; height: number },
+    at = '/feed',
+  ): Promise<Page> {
+    const context = await newContext(suite.browser, suite.server.url, viewport);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
+    await context.addInitScript(() => {
       delete (Navigator.prototype as { share?: unknown }).share;
     });
-    return page;
+    return signInThroughApi(await context.newPage(), user, at);
   }
 
   const serverPost = (user: SessionUser, postId: string) =>
@@ -70,8 +72,7 @@ describe('own-post menu', () => {
 
   it('on a phone: the menu, Share copies the link, Share with groups shares the post (feed)', async () => {
     const { user, post, groupId } = await author('ownmenu');
-    const page = await signedIn(user, PHONE);
-    await page.goto('/feed');
+    const page = await signedIn(user, PHONE, '/feed');
     await card(page, post._id).waitFor();
 
     const menu = await openMenu(page, post._id);
@@ -127,8 +128,7 @@ describe('own-post menu', () => {
       method: 'PUT',
       body: JSON.stringify({ groupIds: [groupId] }),
     });
-    const page = await signedIn(user, DESKTOP);
-    await page.goto('/profile/me');
+    const page = await signedIn(user, DESKTOP, '/profile/me');
     const ownCard = card(page, post._id);
     const locationSwitch = ownCard.getByRole('switch', { name: 'Location on map' });
     await locationSwitch.waitFor();
@@ -172,8 +172,7 @@ describe('own-post menu', () => {
 
   it('on its own page: the owner deletes the picture, lands on their profile, and Undo brings it back', async () => {
     const { user, post } = await author('ownmenupage');
-    const page = await signedIn(user, PHONE);
-    await page.goto(`/posts/${post._id}`);
+    const page = await signedIn(user, PHONE, `/posts/${post._id}`);
     // The profile's first list is read by the server before the Undo but reaches the page after the
     // page has taken the restore's answer (a slow phone network): the picture must come back all the
     // same. TanStack Query does not restart a list still on its first fetch when it is invalidated

@@ -50,8 +50,7 @@ describe('phone defects 6-8', () => {
       new Date(profile.memberSince!),
     );
 
-    const page = await signedIn(viewer, PHONE);
-    await page.goto(`/profile/${author.userId}`);
+    const page = await signedIn(viewer, PHONE, `/profile/${author.userId}`);
     const head = page.getByRole('region', { name: 'Profile' });
     await head.getByRole('heading', { level: 1, name: author.username }).waitFor();
     await head.getByText('2 pictures', { exact: true }).waitFor();
@@ -106,8 +105,7 @@ describe('phone defects 6-8', () => {
       { method: 'POST', body: JSON.stringify({ submitData: 'Corner Cats' }) },
     );
 
-    const page = await signedIn(asker, PHONE);
-    await page.goto('/groups');
+    const page = await signedIn(asker, PHONE, '/groups');
     await page.getByRole('heading', { name: 'Manage your groups' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Your requests to join' }).count()).toBe(0);
     await page.getByLabel('Group code').fill(group.code);

@@ -137,8 +137,7 @@ describe('phone defects', () => {
   /** Spot with a cropped picture: choose the photo, crop it as it is. */
   async function cropOnSpot(viewport: { width: number; height: number }): Promise<Page> {
     const user = await apiUser(suite.server.url, 'cropper');
-    const page = await signedInPage(suite.browser, suite.server.url, user, viewport);
-    await page.goto('/spot');
+    const page = await signedInPage(suite.browser, suite.server.url, user, viewport, '/spot');
     await page.getByRole('heading', { name: 'Snap a cat' }).waitFor();
     await page
       .locator('input[type="file"]')

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Post, PostDetail } from '@cats/contracts';
-import { launchBrowser, PHONE, DESKTOP, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { loginThroughUi } from './support/api.ts';
+import { PHONE, DESKTOP, screenshot } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { signInThroughApi } from './support/api.ts';
 import {
   apiCall,
   apiCreatePost,
@@ -14,23 +15,18 @@ import {
   FIXTURE_GPS,
   type SessionUser,
 } from './support/posts.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
 
 /** Issue 24, "A page per post": the page, its link from the feed, sharing, full size and link previews. */
 describe('post page', () => {
   let server: RunningServer;
-  let tiles: TileServer;
   let browser: Browser;
   let author: SessionUser;
   let viewer: SessionUser;
   let post: Post;
 
   beforeAll(async () => {
-    tiles = await startTileServer();
-    [server, browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: tiles.template }, publicUrl: true }),
-      launchBrowser(),
-    ]);
+    // The worker's server has PUBLIC_URL set to its own address, as link previews need.
+    [server, browser] = await sharedServerAndBrowser();
     author = await apiUser(server.url, 'pageauthor');
     viewer = await apiUser(server.url, 'pageviewer');
     post = await apiCreatePost(server.url, author.accessToken, {
@@ -44,7 +40,6 @@ describe('post page', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
-    await tiles?.close();
   });
 
   /** Signed in as the viewer; this browser has no share sheet (as desktop Linux), so Share copies. */
@@ -61,7 +56,7 @@ describe('post page', () => {
       delete (Navigator.prototype as { share?: unknown }).share;
     });
     const page = await context.newPage();
-    await loginThroughUi(page, as.email, as.password, { remember: true });
+    await signInThroughApi(page, as);
     return page;
   }
 

@@ -3,9 +3,10 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import type { CreateGroupResponse, Post } from '@cats/contracts';
-import { launchBrowser, newContext, DESKTOP, PHONE } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { DEMO, apiLogin, loginThroughUi } from './support/api.ts';
+import { newContext, DESKTOP, PHONE } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { DEMO, apiLogin, signInThroughApi } from './support/api.ts';
 import { apiCall, apiUser, apiWholeFeed, fixture, type SessionUser } from './support/posts.ts';
 
 /**
@@ -49,7 +50,7 @@ describe('location privacy and image metadata, as the browser sees them', () => 
   const secrets: { post: Post; lat: number; lon: number }[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
     [owner, member, stranger] = await Promise.all([
       apiUser(server.url, 'powner'),
       apiUser(server.url, 'pmember'),
@@ -129,7 +130,7 @@ describe('location privacy and image metadata, as the browser sees them', () => 
         .then((t) => (entry.text = t))
         .catch(() => undefined);
     });
-    await loginThroughUi(page, user.email, user.password, { remember: true });
+    await signInThroughApi(page, user);
     await visit(page);
     // Let the last answers' bodies arrive.
     await page.waitForTimeout(500);
@@ -224,8 +225,7 @@ describe('location privacy and image metadata, as the browser sees them', () => 
     const context = await newContext(browser, server.url, DESKTOP);
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
-    await loginThroughUi(page, owner.email, owner.password, { remember: true });
-    await page.goto(`/groups/${groupId}`);
+    await signInThroughApi(page, owner, `/groups/${groupId}`);
     await page.getByRole('button', { name: 'Map', exact: true }).click();
     await page.locator('.groups-map__marker').first().waitFor({ timeout: 60_000 });
     // A switched-off location is on no map, the owner's own group's included.

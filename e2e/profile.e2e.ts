@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { MyProfileResponse } from '@cats/contracts';
-import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { DEMO, signedInPage } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, card, cardIds, fixture, FIXTURE_GPS } from './support/posts.ts';
 
@@ -12,7 +13,7 @@ describe('profiles', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -22,9 +23,9 @@ describe('profiles', () => {
   async function signedIn(
     user: { email: string; password: string },
     viewport: { width: number; height: number } = DESKTOP,
+    at = '/feed',
   ): Promise<Page> {
-    const page = await signedInPage(browser, server.url, user, viewport);
-    return page;
+    return signedInPage(browser, server.url, user, viewport, at);
   }
 
   it('uploads and crops a profile picture, shown on the profile, in the header and on the cards', async () => {
@@ -81,8 +82,7 @@ describe('profiles', () => {
       comment: 'Without GPS',
       location: null,
     });
-    const page = await signedIn(user);
-    await page.goto('/profile/me');
+    const page = await signedIn(user, DESKTOP, '/profile/me');
     // Who sees the location, and how precisely (issue 7, point 7): approximate by default.
     await page
       .getByText(
@@ -127,8 +127,7 @@ describe('profiles', () => {
 
     // Other people's profiles have no toggle.
     const stranger = await apiUser(server.url, 'stranger');
-    const other = await signedIn(stranger);
-    await other.goto(`/profile/${user.userId}`);
+    const other = await signedIn(stranger, DESKTOP, `/profile/${user.userId}`);
     await card(other, located._id).waitFor();
     expect(await other.getByRole('switch').count()).toBe(0);
     await Promise.all([page.context().close(), other.context().close()]);
@@ -143,8 +142,7 @@ describe('profiles', () => {
       );
     }
     const viewer = await apiUser(server.url, 'visitor');
-    const page = await signedIn(viewer, PHONE);
-    await page.goto(`/profile/${prolific.userId}`);
+    const page = await signedIn(viewer, PHONE, `/profile/${prolific.userId}`);
     await page.getByRole('heading', { level: 1, name: prolific.username }).waitFor();
     await page.getByRole('img', { name: 'No profile picture' }).waitFor();
     await page.locator('article[data-post-id]').first().waitFor();
@@ -179,8 +177,7 @@ describe('profiles', () => {
   it("shows the demo user other people's names as 'Anonymised for demo'", async () => {
     const someone = await apiUser(server.url, 'someone');
     await apiCreatePost(server.url, someone.accessToken, { comment: 'Hello demo' });
-    const page = await signedIn(DEMO);
-    await page.goto(`/profile/${someone.userId}`);
+    const page = await signedIn(DEMO, DESKTOP, `/profile/${someone.userId}`);
     await page.getByRole('heading', { level: 1, name: 'Anonymised for demo' }).waitFor();
     await page.locator('article[data-post-id]').first().waitFor();
     await page.context().close();

@@ -9,10 +9,11 @@ import {
   type BrowserSubscription,
   type FakePushService,
 } from '../apps/server/test/push-service.ts';
-import { DEMO, loginThroughUi } from './support/api.ts';
-import { DESKTOP, launchBrowser, newContext, PHONE } from './support/browser.ts';
+import { DEMO, signInThroughApi } from './support/api.ts';
+import { DESKTOP, newContext, PHONE } from './support/browser.ts';
 import { apiCall, apiCreatePost, apiUser, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
-import { ROOT, startServer, type RunningServer } from './support/server.ts';
+import { ROOT, type RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 
 /**
  * Web Push (issue 25) in the browser. Headless Chromium has no push service to subscribe with (its
@@ -64,10 +65,8 @@ describe('push notifications', () => {
 
   beforeAll(async () => {
     service = await startFakePushService();
-    [server, browser] = await Promise.all([
-      startServer({ env: { PUSH_ENDPOINT_HOSTS: '127.0.0.1' } }),
-      launchBrowser(),
-    ]);
+    // The worker's server allows push endpoints on 127.0.0.1, where the stand-in push service listens.
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -78,8 +77,7 @@ describe('push notifications', () => {
   const card = (page: Page) => page.getByRole('region', { name: 'Push notifications' });
   async function openSettings(context: BrowserContext, user: { email: string; password: string }) {
     const page = await context.newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
-    await page.goto('/profile/settings');
+    await signInThroughApi(page, user, '/profile/settings');
     await card(page).waitFor();
     return page;
   }

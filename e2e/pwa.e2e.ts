@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { loginThroughUi } from './support/api.ts';
+import { signInThroughApi } from './support/api.ts';
 import { DESKTOP, PHONE } from './support/browser.ts';
 import { apiCreatePost, apiUser, fixture } from './support/posts.ts';
 import { installability, swControls } from './support/installability.ts';
@@ -42,7 +42,7 @@ describe('installable and offline app', () => {
       serviceWorkers: 'allow',
     });
     const page = await context.newPage();
-    await loginThroughUi(page, user.email, user.password, { remember: true });
+    await signInThroughApi(page, user);
     return { context, page };
   }
 

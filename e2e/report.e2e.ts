@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MODERATION_MESSAGES } from '@cats/contracts';
-import { animationsSettled, launchBrowser, DESKTOP, PHONE } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { animationsSettled, DESKTOP, PHONE } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { signedInPage } from './support/api.ts';
 import { apiCreatePost, apiUser, card, cardIds } from './support/posts.ts';
 
@@ -12,7 +13,7 @@ describe('reporting a picture', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -23,8 +24,7 @@ describe('reporting a picture', () => {
     user: { email: string; password: string },
     viewport: { width: number; height: number } = DESKTOP,
   ): Promise<Page> {
-    const page = await signedInPage(browser, server.url, user, viewport);
-    await page.goto('/feed');
+    const page = await signedInPage(browser, server.url, user, viewport, '/feed');
     await page.locator('article[data-post-id]').first().waitFor();
     return page;
   }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { MyProfileResponse } from '@cats/contracts';
-import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { waitForMail } from './support/outbox.ts';
 import {
   apiLogin,
@@ -21,7 +22,7 @@ describe('settings', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -32,8 +33,7 @@ describe('settings', () => {
     user: { email: string; password: string },
     viewport: { width: number; height: number } = DESKTOP,
   ): Promise<Page> {
-    const page = await signedInPage(browser, server.url, user, viewport);
-    await page.goto('/profile/settings');
+    const page = await signedInPage(browser, server.url, user, viewport, '/profile/settings');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     return page;
   }

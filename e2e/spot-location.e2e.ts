@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { PagedPostsResponse, PostDetail } from '@cats/contracts';
-import { DESKTOP, launchBrowser, PHONE, screenshot } from './support/browser.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
 import { signedInPage } from './support/api.ts';
 import { apiCall, apiUser, fixture, type SessionUser } from './support/posts.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { startTileServer, type TileServer } from './support/tiles.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 
 const NO_LOCATION = 'No location data available for this picture';
 const PICKED = 'You picked this location on the map.';
@@ -16,19 +16,14 @@ const PHONE_AT = { latitude: 51.50722, longitude: -0.12758 };
 
 /** Issue 26, 'Spot without GPS': a photo shared through a messenger gets its place from the map or the browser. */
 describe('spot without GPS', () => {
-  const suite = {} as { server: RunningServer; browser: Browser; tiles: TileServer };
+  const suite = {} as { server: RunningServer; browser: Browser };
   // The maps draw from a local stand-in for the tile server (no internet here, and screenshots need tiles).
   beforeAll(async () => {
-    suite.tiles = await startTileServer();
-    [suite.server, suite.browser] = await Promise.all([
-      startServer({ env: { MAP_TILE_URL: suite.tiles.template } }),
-      launchBrowser(),
-    ]);
+    [suite.server, suite.browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await suite.browser?.close();
     await suite.server?.dispose();
-    await suite.tiles?.close();
   });
 
   /** Spot up to the form, with photo-no-gps.jpg (the fixture without GPS tags) chosen and cropped. */

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_DISABLED_MESSAGE, WRONG_FILE_TYPE_MESSAGE, type PagedPostsResponse } from '@cats/contracts';
-import { launchBrowser, newContext, PHONE, DESKTOP, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { DEMO, loginThroughUi } from './support/api.ts';
+import { newContext, PHONE, DESKTOP, screenshot } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
+import { DEMO, signInThroughApi } from './support/api.ts';
 import { apiCall, apiUser, cardIds, fixture, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
 
 interface SentUpload {
@@ -48,7 +49,7 @@ describe('spot a cat', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -62,8 +63,7 @@ describe('spot a cat', () => {
     const context = await newContext(browser, server.url, viewport);
     const page = await context.newPage();
     await page.addInitScript(recordUploads);
-    await loginThroughUi(page, user.email, user.password, { remember: true });
-    await page.goto('/spot');
+    await signInThroughApi(page, user, '/spot');
     await page.getByRole('heading', { name: 'Snap a cat' }).waitFor();
     return page;
   }

@@ -27,8 +27,7 @@ describe('trash', () => {
       catName: 'Mochi',
       comment: 'Asleep on the bins again',
     });
-    const page = await signedInPage(suite.browser, suite.server.url, user, PHONE);
-    await page.goto('/feed');
+    const page = await signedInPage(suite.browser, suite.server.url, user, PHONE, '/feed');
     await card(page, post._id).waitFor();
 
     // Cancel leaves everything as it was.
@@ -99,8 +98,7 @@ describe('trash', () => {
       comment: 'On the wall',
     });
     const second = await apiCreatePost(suite.server.url, user.accessToken, { comment: 'In the window' });
-    const page = await signedInPage(suite.browser, suite.server.url, user, DESKTOP);
-    await page.goto('/profile/me');
+    const page = await signedInPage(suite.browser, suite.server.url, user, DESKTOP, '/profile/me');
     await card(page, second._id).waitFor();
 
     let dialog = await openDeleteDialog(page, second._id);

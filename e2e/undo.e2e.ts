@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, DESKTOP, PHONE, screenshot } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { DESKTOP, PHONE, screenshot } from './support/browser.ts';
+import type { RunningServer } from './support/server.ts';
+import { sharedServerAndBrowser } from './support/shared.ts';
 import { signedInPage } from './support/api.ts';
-import { LOAD_LIMITS } from './support/faults.ts';
 import { apiCall, apiCreatePost, apiUser, card, cardIds, type SessionUser } from './support/posts.ts';
 
 /** Issue 24: hide and block with a toast and Undo, Hidden pictures in Settings, block from a profile. */
@@ -13,7 +13,7 @@ describe('hide, block and undo', () => {
 
   beforeAll(async () => {
     // Sixteen sign-ups from one address: past the default per-minute limit.
-    [server, browser] = await Promise.all([startServer({ env: LOAD_LIMITS }), launchBrowser()]);
+    [server, browser] = await sharedServerAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();
@@ -21,8 +21,7 @@ describe('hide, block and undo', () => {
   });
 
   async function feedAs(user: SessionUser, viewport: { width: number; height: number }): Promise<Page> {
-    const page = await signedInPage(browser, server.url, user, viewport);
-    await page.goto('/feed');
+    const page = await signedInPage(browser, server.url, user, viewport, '/feed');
     await page.locator('article[data-post-id]').first().waitFor();
     return page;
   }
@@ -130,8 +129,7 @@ describe('hide, block and undo', () => {
           body: '{}',
         });
       }
-      const page = await signedInPage(browser, server.url, viewer, viewport);
-      await page.goto('/profile/settings');
+      const page = await signedInPage(browser, server.url, viewer, viewport, '/profile/settings');
       const section = page.getByRole('region', { name: 'Hidden pictures' });
       await section.getByRole('button', { name: 'Unhide Photo of Tofu' }).waitFor();
       const unhideBack = section.getByRole('button', { name: `Unhide Cat photo by ${author.username}` });
@@ -159,8 +157,7 @@ describe('hide, block and undo', () => {
     const author = await apiUser(server.url, 'profiled');
     const post = await apiCreatePost(server.url, author.accessToken, { comment: 'On my profile' });
     const viewer = await apiUser(server.url, 'visitor');
-    const page = await signedInPage(browser, server.url, viewer, DESKTOP);
-    await page.goto(`/profile/${author.userId}`);
+    const page = await signedInPage(browser, server.url, viewer, DESKTOP, `/profile/${author.userId}`);
     await page.getByRole('heading', { level: 1, name: author.username }).waitFor();
     await card(page, post._id).waitFor();
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -8,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A data directory the real server seeded once; startServer copies it (see there). */
     seededDataDir?: string;
+    /** Where each worker's shared server keeps its data and its pid (shared.ts). */
+    sharedServersDir?: string;
   }
 }
 
@@ -18,13 +20,30 @@ declare module 'vitest' {
  * smoke.e2e.ts, which always starts from an empty directory.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  const shared = mkdtempSync(join(tmpdir(), 'cats-e2e-shared-'));
+  project.provide('sharedServersDir', shared);
+  // A worker's shared server (shared.ts) is killed when the worker exits; should one outlive it, it
+  // goes here. Whatever it held is a copy made for this run.
+  const stopShared = () => {
+    for (const name of readdirSync(shared).filter((n) => n.endsWith('.pid'))) {
+      try {
+        process.kill(Number(name.slice(0, -'.pid'.length)), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(shared, { recursive: true, force: true });
+  };
   // The copy only saves time: a server without one seeds itself. CI's fault stage runs files whose
   // servers all start unseeded (seed: false) and asks for none (.ci/run): 20-30 s of seeding saved.
-  if (process.env.E2E_SEEDED_TEMPLATE === 'off') return () => undefined;
+  if (process.env.E2E_SEEDED_TEMPLATE === 'off') return stopShared;
   const dir = mkdtempSync(join(tmpdir(), 'cats-e2e-seeded-'));
   const server = await startServer({ dataDir: dir });
   const code = await server.stop();
   if (code !== 0) throw new Error(`seeding server exited with ${code}:\n${server.logs()}`);
   project.provide('seededDataDir', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {
+    stopShared();
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

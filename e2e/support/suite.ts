@@ -1,21 +1,31 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, launchBrowser, newContext } from './browser.ts';
-import { loginThroughUi } from './api.ts';
+import { signInThroughApi } from './api.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { sharedBrowser, sharedServer } from './shared.ts';
 
 /**
- * The usual setting of an end-to-end suite: one server (from the seeded template) and one browser,
- * started together before its tests and closed after them. Call it in the describe block; its fields
- * are there once beforeAll has run, that is, inside the tests.
+ * The usual setting of an end-to-end suite: the worker's server (from the seeded template) and browser
+ * (shared.ts); what the file opened in the browser is closed after its tests. `ownServer`: a server
+ * of its own, for a file whose checks need the sample content as the seed left it; browser options:
+ * a browser of its own. Call it in the describe block; its fields are there once beforeAll has run,
+ * that is, inside the tests.
  */
-export function serverAndBrowser(browserOptions: Parameters<typeof launchBrowser>[0] = {}): {
+export function serverAndBrowser(
+  options: Parameters<typeof launchBrowser>[0] & { ownServer?: boolean } = {},
+): {
   server: RunningServer;
   browser: Browser;
 } {
+  const { ownServer = false, ...browserOptions } = options;
   const suite = {} as { server: RunningServer; browser: Browser };
   beforeAll(async () => {
-    [suite.server, suite.browser] = await Promise.all([startServer(), launchBrowser(browserOptions)]);
+    const ownBrowser = Object.keys(browserOptions).length > 0;
+    [suite.server, suite.browser] = await Promise.all([
+      ownServer ? startServer() : sharedServer(),
+      ownBrowser ? launchBrowser(browserOptions) : sharedBrowser(),
+    ]);
   });
   afterAll(async () => {
     await suite.browser?.close();
@@ -26,11 +36,11 @@ export function serverAndBrowser(browserOptions: Parameters<typeof launchBrowser
 
 /**
  * serverAndBrowser() for suites where people act in browsers of their own: `page` opens a patient new
- * browser context (two browsers and a server share two cores with whatever else runs), `signedIn` logs
- * a person in there through the login screen, and `modalText` reads and closes the result modal.
+ * browser context (two browsers and a server share two cores with whatever else runs), `signedIn` signs
+ * a person in there (through the API: the login screen has tests of its own), and `modalText` reads and closes the result modal.
  */
-export function peopleInBrowsers() {
-  const suite = serverAndBrowser();
+export function peopleInBrowsers(options: Parameters<typeof serverAndBrowser>[0] = {}) {
+  const suite = serverAndBrowser(options);
   const contexts: BrowserContext[] = [];
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
@@ -43,13 +53,14 @@ export function peopleInBrowsers() {
     return context.newPage();
   }
 
+  /** A person signed in with 'Remember me' (through the API: see signInThroughApi), at `at`. */
   async function signedIn(
     user: { email: string; password: string },
     viewport: { width: number; height: number } = DESKTOP,
+    at = '/feed',
   ): Promise<Page> {
     const opened = await page(viewport);
-    await loginThroughUi(opened, user.email, user.password, { remember: true });
-    return opened;
+    return signInThroughApi(opened, user, at);
   }
 
   /** The result modal's text, then OK closes it. */
