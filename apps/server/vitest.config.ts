@@ -7,12 +7,19 @@ import { defineProject } from 'vitest/config';
 export const NEEDS_ISOLATION = ['src/modules/groups/group-codes.test.ts', 'src/media/image-timeout.test.ts'];
 
 /**
- * The server's sweeps (issue 52): long exhaustive walks that `npm run test:sweeps` runs, and CI with it,
- * rather than `npm test`. The cell probe walks every GET route after each of many small moves of a
- * secret point (~90 s); test/privacy/location-walk.test.ts, which walks every route once per viewer,
- * stays in `npm test`.
+ * The server's sweeps (issue 52): long exhaustive walks that `npm run test:sweeps` runs, and CI with it
+ * on both databases, rather than `npm test`. The cell probe walks every GET route after each of many
+ * small moves of a secret point (~90 s); test/privacy/location-walk.test.ts, which walks every route
+ * once per viewer, stays in `npm test`. The hostile-input sweeps send every route malformed bodies,
+ * ids, pages and generated values (~40 s); the hostile tests of one rule each (rate limits, uploads,
+ * file modes, headers, blocks, outages) stay in `npm test`.
  */
-export const SWEEPS = ['test/privacy/cell-probe.test.ts'];
+export const HOSTILE_SWEEPS = [
+  'test/hostile/json-bodies.test.ts',
+  'test/hostile/ids-and-pages.test.ts',
+  'test/hostile/properties.test.ts',
+];
+export const SWEEPS = ['test/privacy/cell-probe.test.ts', ...HOSTILE_SWEEPS];
 
 /** What the server projects share. */
 export const serverTest = {
