@@ -67,6 +67,22 @@ type Request = PgliteRequest extends infer R ? (R extends unknown ? Omit<R, 'id'
 /** Started from source (tsx, Vitest) the worker is TypeScript; in the bundle it sits beside server.js. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
+let postgresModule: Promise<WebAssembly.Module> | undefined;
+/** Node's WebAssembly global: the server's TypeScript libraries (no DOM) declare its types only. */
+const wasm = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly;
+
+/** PGlite's PostgreSQL, compiled once for this process (test processes only: see openPglite). */
+function compiledPostgres(): Promise<WebAssembly.Module> {
+  postgresModule ??= wasm.compile(
+    readFileSync(
+      join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.wasm'),
+    ),
+  );
+  return postgresModule;
+}
+
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteClient> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const workerData: PgliteWorkerData = {
@@ -77,6 +93,9 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteCli
   // JavaScript starts in ~0.35 s less CPU than one that registers tsx and transpiles, on every one of
   // the ~150 databases a test run opens.
   const bundled = FROM_SOURCE ? process.env.CATS_TEST_PGLITE_WORKER : undefined;
+  // A test process opens a database per test file: PostgreSQL's WebAssembly is compiled once per
+  // process and handed to each thread (~0.25 s of CPU an open, docs/performance.md, "CI").
+  if (bundled) workerData.wasmModule = await compiledPostgres();
   const worker = bundled
     ? new Worker(bundled, { workerData })
     : FROM_SOURCE

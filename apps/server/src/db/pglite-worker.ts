@@ -27,6 +27,8 @@ export interface PgliteWorkerData {
   dataDir?: string;
   /** A dumped data directory (tar) to start from, e.g. a migrated template in tests. */
   loadDataDir?: Uint8Array;
+  /** PostgreSQL's WebAssembly, compiled already (tests open many databases in one process). */
+  wasmModule?: WebAssembly.Module;
 }
 
 /** What the server's thread asks. `tx` names the open transaction a statement belongs to. */
@@ -117,6 +119,7 @@ syncBuiltinESMExports();
 const pg = await PGlite.create({
   ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   ...(options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {}),
+  ...(options.wasmModule ? { pgliteWasmModule: options.wasmModule } : {}),
   startParams: [
     ...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams,
     ...PGLITE_START_PARAMS,
