@@ -39,7 +39,7 @@ describe('accessibility', () => {
   let browser: Browser;
   let seeded: Neighbourhood;
   const contexts: BrowserContext[] = [];
-  /** The member, signed in once through the login screen; each test opens its pages here. */
+  /** The member, signed in once (through the API); each test opens its pages here. */
   let member: BrowserContext;
   /** The same member in a browser set to Spanish, signed in when a Spanish sweep first needs it. */
   let spanishMember: BrowserContext | undefined;

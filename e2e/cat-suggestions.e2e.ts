@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { CatSightingsResponse, CatSuggestionsResponse, PagedPostsResponse, Post } from '@cats/contracts';
 import { animationsSettled, DESKTOP, newContext, PHONE, screenshot } from './support/browser.ts';
 import { axeOn } from './support/screens.ts';
-import { loginInAnyLanguage, signedInPage } from './support/api.ts';
+import { signedInPage, signInThroughApi } from './support/api.ts';
 import { apiCall, apiCreatePost, apiUser, fixture, FIXTURE_GPS, type SessionUser } from './support/posts.ts';
 import type { RunningServer } from './support/server.ts';
 import { sharedServerAndBrowser } from './support/shared.ts';
@@ -243,8 +243,7 @@ describe('which cat is this', () => {
     const open = async (user: SessionUser, postId: string, viewport: { width: number; height: number }) => {
       const context = await newContext(browser, server.url, viewport, { locale: 'es-ES' });
       const p = await context.newPage();
-      await loginInAnyLanguage(p, user);
-      await p.goto(`/posts/${postId}`);
+      await signInThroughApi(p, user, `/posts/${postId}`);
       await p.getByRole('button', { name: 'Opciones de la publicación' }).first().click();
       await p.getByRole('menuitem', { name: 'Este gato es…' }).click();
       const dialog = p.getByRole('dialog', { name: '¿Qué gato es este?' });

@@ -52,7 +52,8 @@ describe('paged comments and the liked-by list', () => {
   async function viewerPage(viewport: { width: number; height: number }): Promise<Page> {
     const context = await browser.newContext({ baseURL: server.url, viewport });
     const page = await context.newPage();
-    await signInThroughApi(page, viewer);
+    // Every test opens its screen itself.
+    await signInThroughApi(page, viewer, null);
     return page;
   }
 

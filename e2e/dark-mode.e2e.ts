@@ -39,7 +39,8 @@ describe('dark mode', () => {
     contexts.push(context);
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
-    await signInThroughApi(page, member);
+    // Every test opens its screen itself.
+    await signInThroughApi(page, member, null);
     return page;
   }
 

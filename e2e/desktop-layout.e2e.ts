@@ -70,7 +70,8 @@ describe('desktop layout', () => {
         const context = await browser.newContext({ baseURL: server.url, viewport, colorScheme });
         contexts.push(context);
         const opened = await context.newPage();
-        await signInThroughApi(opened, member);
+        // Every test opens its screen itself.
+        await signInThroughApi(opened, member, null);
         return opened;
       })();
       pages.set(key, page);

@@ -34,7 +34,8 @@ describe('explore', () => {
     const context = await browser.newContext({ baseURL: server.url, viewport });
     contexts.push(context);
     const page = await context.newPage();
-    await signInThroughApi(page, SEEDED);
+    // Every test opens its screen itself.
+    await signInThroughApi(page, SEEDED, null);
     return { page, context };
   }
 

@@ -16,7 +16,7 @@ describe('keyboard', () => {
   let browser: Browser;
   let seeded: Neighbourhood;
   const contexts: BrowserContext[] = [];
-  /** The member, signed in once through the login screen; each test opens its pages here. */
+  /** The member, signed in once (through the API); each test opens its pages here. */
   let member: BrowserContext;
 
   beforeAll(async () => {

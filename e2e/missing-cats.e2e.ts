@@ -53,7 +53,7 @@ describe('missing cats', () => {
     await server?.dispose();
   });
 
-  /** Signed in through the login screen, in a context whose browser is at `at` (geolocation allowed). */
+  /** Signed in (through the API), in a context whose browser is at `at` (geolocation allowed). */
   async function pageAt(
     user: SessionUser,
     viewport: { width: number; height: number },
@@ -66,7 +66,8 @@ describe('missing cats', () => {
       permissions: ['geolocation'],
     });
     const page = await context.newPage();
-    await signInThroughApi(page, user);
+    // Every test opens its screen itself.
+    await signInThroughApi(page, user, null);
     return page;
   }
 

@@ -56,7 +56,8 @@ describe('post page', () => {
       delete (Navigator.prototype as { share?: unknown }).share;
     });
     const page = await context.newPage();
-    await signInThroughApi(page, as);
+    // Every test opens its screen itself.
+    await signInThroughApi(page, as, null);
     return page;
   }
 

@@ -42,7 +42,8 @@ describe('installable and offline app', () => {
       serviceWorkers: 'allow',
     });
     const page = await context.newPage();
-    await signInThroughApi(page, user);
+    // Each test opens the feed itself, under the service worker it checks.
+    await signInThroughApi(page, user, null);
     return { context, page };
   }
 
