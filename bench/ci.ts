@@ -1,7 +1,7 @@
 /**
  * The short benchmark (`npm run bench:ci` runs it, then the bundle-size, axe and Lighthouse checks):
- * the `ci` profile (5,000 posts, every load three times for 3 s after 2 s of warm-up, the median run
- * counts), compared with bench/baseline.json; .ci/run runs it. It fails on errors, or when a figure is
+ * the `ci` profile (5,000 posts, every load once for 3 s after 2 s of warm-up), compared with
+ * bench/baseline.json; .ci/run runs it. It fails on errors, or when a figure is
  * more than 50 % worse than its baseline AND past a generous absolute floor, in two runs one after the
  * other: two cores shared with other work make single figures noisy, and the floors and the confirming
  * run keep noise from failing the build. The notification streams' delivery and memory are held to

@@ -97,11 +97,15 @@ export const PROFILES: Record<string, Profile> = {
     cats: true,
     lighthouseRuns: 3,
   },
-  /** bench:ci: small dataset, short loads repeated three times (the median run counts). */
+  /**
+   * bench:ci: small dataset, short loads run once. A figure fails only past a generous floor in two
+   * runs one after the other (bench/ci.ts): that second run, not a median of three, keeps noise from
+   * failing the build, and saves CI 90 s (issue 52).
+   */
   ci: {
     name: 'ci',
     dataset: SMALL_DATASET,
-    load: { connections: 50, durationS: 3, warmupS: 2, repeats: 3 },
+    load: { connections: 50, durationS: 3, warmupS: 2, repeats: 1 },
     viewers: 10,
     uploads: { single: 3, rounds: 1, perRound: 8, feedConnections: 50 },
     idleS: 5,
