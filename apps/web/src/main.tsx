@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.tsx';
-import { startLanguage, subscribeLanguage, translate } from './i18n/i18n-store.ts';
+import { currentLanguage, startLanguage, subscribeLanguage, translate } from './i18n/i18n-store.ts';
+import { messageFormatWarmers, warmFormatters } from './i18n/intl-formatters.ts';
 import { initialLanguage } from './i18n/languages.ts';
 import { registerServiceWorker } from './lib/register-service-worker.ts';
 import './styles/global.css';
@@ -22,6 +23,8 @@ void startLanguage(initialLanguage()).then(() => {
       <AppProviders />
     </StrictMode>,
   );
+  // While the first screen waits for the session and its data (intl-formatters.ts says why).
+  warmFormatters(messageFormatWarmers(currentLanguage()));
 });
 
 registerServiceWorker();

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { memberMessages } from '../i18n/i18n-store.ts';
+import { earlyLinksAdded } from '../lib/early-requests.ts';
 import { HomeRoute } from './home-route.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 import { PersistLogin } from './persist-login.tsx';
@@ -161,7 +162,12 @@ export function AppRoutes() {
   const location = useLocation();
   // The first screen's code starts downloading at once, alongside the session restore (PersistLogin
   // renders no route until the refresh answers). Modules load once: the later lazy() call reuses it.
-  useState(() => matchRoutes(routes, location)?.forEach((m) => preloads.get(m.route.element as object)?.()));
+  // On the screens boot.ts preloads, once its links are in (earlyLinksAdded says why).
+  useState(() =>
+    earlyLinksAdded().then(() =>
+      matchRoutes(routes, location)?.forEach((m) => preloads.get(m.route.element as object)?.()),
+    ),
+  );
   const element = useRoutes(routes, location);
   const { pathname } = location;
   return (

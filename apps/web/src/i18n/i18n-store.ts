@@ -1,4 +1,5 @@
 import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
+import { sharedFormatters } from './intl-formatters.ts';
 import { loadCatalogue, type Catalogue } from './catalogues.ts';
 import { DEFAULT_LANGUAGE, storeLanguage, type Language } from './languages.ts';
 
@@ -136,7 +137,9 @@ function formatterFor(descriptor: MessageDescriptor): IntlMessageFormat | null {
     console.error(`Message ${descriptor.id} was not compiled by the build`);
     return null;
   }
-  formatter = new IntlMessageFormat(message as string, state.language);
+  formatter = new IntlMessageFormat(message as string, state.language, undefined, {
+    formatters: sharedFormatters,
+  });
   formatters.set(key, formatter);
   return formatter;
 }

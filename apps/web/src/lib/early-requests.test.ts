@@ -234,12 +234,18 @@ describe('route module preloads (boot.ts)', () => {
       withTable(JSON.stringify({ '/explore': files }));
       const early = await load();
       early.preloadRouteModules('/explore', true);
+      let added = false;
+      void early.earlyLinksAdded().then(() => (added = true));
       const hrefs = () => links().map(([, href]) => href);
       expect(hrefs()).toEqual(files.slice(0, early.LINKS_PER_TASK));
       vi.advanceTimersToNextTimer();
       expect(hrefs()).toEqual(files.slice(0, 2 * early.LINKS_PER_TASK));
+      await Promise.resolve();
+      // The router's preload waits for the last batch (router.tsx).
+      expect(added).toBe(false);
       vi.runAllTimers();
       expect(hrefs()).toEqual(files);
+      await vi.waitFor(() => expect(added).toBe(true));
     } finally {
       vi.useRealTimers();
     }

@@ -21,6 +21,8 @@ let feed: Promise<Response | null> | null = null;
 /** Missing cats near the viewer (issue 26): the feed shows them above its first post. */
 let missingNear: Promise<Response | null> | null = null;
 let mapConfig: Promise<Response | null> | null = null;
+/** Settles once every early link is in the document (earlyLinksAdded). */
+let linksAdded: Promise<void> = Promise.resolve();
 
 /** GET /api/refresh as the app sends it (api-client's refreshSession). */
 const fetchRefresh = () => fetch('/api/refresh', { credentials: 'include' });
@@ -54,8 +56,15 @@ export function preloadRouteModules(pathname: string, remembered: boolean, langu
     const listed = table[key];
     return Array.isArray(listed) ? listed.filter((file): file is string => typeof file === 'string') : [];
   });
-  addLinks(files.map(preloadOf));
+  linksAdded = new Promise((resolve) => addLinks(files.map(preloadOf), resolve));
 }
+
+/**
+ * Resolves once the early links are all in the document (at once when there were none). Vite's loader
+ * of a lazy chunk adds a link for each file the chunk needs that has none yet: called before the early
+ * links are in, it added forty at once, the same long task LINKS_PER_TASK splits (router.tsx waits).
+ */
+export const earlyLinksAdded = (): Promise<void> => linksAdded;
 
 // Stylesheets are applied as they arrive (they only style the screen's own classes); the loader of the
 // lazy chunk finds them in place and does not add them twice.
@@ -70,9 +79,10 @@ const preloadOf = (href: string): Record<string, string> =>
  */
 export const LINKS_PER_TASK = 8;
 
-function addLinks(links: Record<string, string>[]): void {
+function addLinks(links: Record<string, string>[], done: () => void): void {
   for (const attributes of links.slice(0, LINKS_PER_TASK)) appendLink(attributes);
-  if (links.length > LINKS_PER_TASK) setTimeout(() => addLinks(links.slice(LINKS_PER_TASK)));
+  if (links.length > LINKS_PER_TASK) setTimeout(() => addLinks(links.slice(LINKS_PER_TASK), done));
+  else done();
 }
 
 export function startEarlyRequests(pathname: string, remembered: boolean, language = 'en'): void {

@@ -1,4 +1,5 @@
 import { currentLanguage, defineMessage, translate, type MessageDescriptor } from '../i18n/i18n-store.ts';
+import { dateTimeFormat } from '../i18n/intl-formatters.ts';
 import type { Language } from '../i18n/languages.ts';
 
 /**
@@ -46,18 +47,12 @@ const DATE_STYLES = {
   moment: { dateStyle: 'long', timeStyle: 'short' },
   shortMoment: { dateStyle: 'medium', timeStyle: 'short' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** `value` written out in the current language (a formatter per language and style, made once). */
 function writeDate(value: string | Date, style: keyof typeof DATE_STYLES): string {
-  const locale = dateLocale();
-  const key = `${style}:${locale}`;
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, DATE_STYLES[style]);
-    dateFormats.set(key, format);
-  }
-  return format.format(typeof value === 'string' ? new Date(value) : value);
+  return dateTimeFormat(dateLocale(), DATE_STYLES[style]).format(
+    typeof value === 'string' ? new Date(value) : value,
+  );
 }
 
 export const formatDay = (value: string | Date) => writeDate(value, 'day');
@@ -100,9 +95,7 @@ export function elapsedSince(
 ): ElapsedDate | null {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return null;
-  const exact = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-    date,
-  );
+  const exact = dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date);
   const result = (elapsed: Elapsed) => ({ elapsed, exact, dateTime: date.toISOString() });
   const ms = now.getTime() - date.getTime();
 
@@ -111,11 +104,11 @@ export function elapsedSince(
   if (ms >= 0 && ms < DAY) return result({ unit: 'hour', count: Math.floor(ms / HOUR) });
   if (ms >= 0 && ms < RELATIVE_DAYS * DAY) return result({ unit: 'day', count: Math.floor(ms / DAY) });
 
-  const year = (d: Date) => Number(new Intl.DateTimeFormat('en', { year: 'numeric', timeZone }).format(d));
+  const year = (d: Date) => Number(dateTimeFormat('en', { year: 'numeric', timeZone }).format(d));
   const sameYear = year(date) === year(now);
   return result({
     unit: 'date',
-    date: new Intl.DateTimeFormat(locale, {
+    date: dateTimeFormat(locale, {
       day: 'numeric',
       month: 'short',
       ...(sameYear ? {} : { year: 'numeric' }),

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Cat, CatMerge } from '@cats/contracts';
 import { Button } from '../../../components/button.tsx';
+import { dateTimeFormat } from '../../../i18n/intl-formatters.ts';
 import { dateLocale } from '../../../lib/relative-time.ts';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { showToast } from '../../../components/toast.tsx';
@@ -29,7 +30,7 @@ export function CatHistory({ cat, onDemoRefused }: CatHistoryProps) {
   const t = useTranslate();
   const language = useLanguage();
   if (merges.length === 0) return null;
-  const dayFormat = new Intl.DateTimeFormat(dateLocale(language), { day: 'numeric', month: 'long' });
+  const dayFormat = dateTimeFormat(dateLocale(language), { day: 'numeric', month: 'long' });
 
   const undoMerge = (merge: CatMerge) =>
     undo.mutate(merge._id, {

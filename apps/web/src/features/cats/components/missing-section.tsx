@@ -6,6 +6,7 @@ import { LastSeenText } from '../../../components/cats/last-seen-text.tsx';
 import { AlertIcon } from '../../../components/icons.tsx';
 import { errorMessage, isDemoRefusal } from '../../../components/post/api/errors.ts';
 import { showToast } from '../../../components/toast.tsx';
+import { dateTimeFormat } from '../../../i18n/intl-formatters.ts';
 import { dateLocale } from '../../../lib/relative-time.ts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 import { useMarkFound, useRenewAlert } from '../api/missing-alert.ts';
@@ -82,7 +83,7 @@ function MissingAlertView({
   const refused = (err: unknown) => (isDemoRefusal(err) ? onDemoRefused() : setFailure(errorMessage(err)));
   const t = useTranslate();
   const language = useLanguage();
-  const ends = new Intl.DateTimeFormat(dateLocale(language), { day: 'numeric', month: 'long' }).format(
+  const ends = dateTimeFormat(dateLocale(language), { day: 'numeric', month: 'long' }).format(
     new Date(alert.expiresAt),
   );
 

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { UserProfileResponse } from '@cats/contracts';
 import { Avatar } from '../../../components/avatar.tsx';
 import type { Language } from '../../../i18n/languages.ts';
+import { dateTimeFormat } from '../../../i18n/intl-formatters.ts';
 import { dateLocale } from '../../../lib/relative-time.ts';
 import { Message, useLanguage, useTranslate } from '../../../i18n/message.tsx';
 
@@ -14,9 +15,7 @@ function memberSince(
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return null;
   // 'November 2024', 'noviembre de 2024'.
-  const month = new Intl.DateTimeFormat(dateLocale(language), { month: 'long', year: 'numeric' }).format(
-    date,
-  );
+  const month = dateTimeFormat(dateLocale(language), { month: 'long', year: 'numeric' }).format(date);
   return { month, dateTime: date.toISOString() };
 }
 
