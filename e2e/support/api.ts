@@ -1,6 +1,6 @@
 import { DEMO_EMAIL, DEMO_PASSWORD } from '@cats/contracts';
 import { randomBytes } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DESKTOP, newContext } from './browser.ts';
 
 export interface TestUser {
@@ -69,6 +69,9 @@ export async function loginInAnyLanguage(page: Page, user: { email: string; pass
 
 export const DEMO = { email: DEMO_EMAIL, password: DEMO_PASSWORD };
 
+/** Contexts whose pages already set the persist flag as they start (signInThroughApi). */
+const persistFlagged = new WeakSet<BrowserContext>();
+
 /**
  * Signs `page`'s context in with 'Remember me', through the API, and opens `at` there: the refresh
  * cookie lands in the context's cookie jar, and the persist flag (spec section 3) is set before the
@@ -82,9 +85,13 @@ export async function signInThroughApi(
   at: string | null = '/feed',
 ): Promise<Page> {
   const context = page.context();
-  await context.addInitScript(() => {
-    if (localStorage.getItem('persist') === null) localStorage.setItem('persist', 'true');
-  });
+  // Once per context: a second sign-in (another person in the same browser) needs no second script.
+  if (!persistFlagged.has(context)) {
+    persistFlagged.add(context);
+    await context.addInitScript(() => {
+      if (localStorage.getItem('persist') === null) localStorage.setItem('persist', 'true');
+    });
+  }
   const res = await context.request.post('/api/login', {
     data: { email: user.email, password: user.password },
   });

@@ -23,7 +23,7 @@ let browser: Promise<Browser> | undefined;
 let tiles: Promise<TileServer> | undefined;
 
 /** The worker's stand-in map tile server; the shared server's MAP_TILE_URL points at it. */
-export function sharedTiles(): Promise<TileServer> {
+function sharedTiles(): Promise<TileServer> {
   tiles ??= startTileServer().catch((err: unknown) => {
     tiles = undefined;
     throw err;

@@ -37,7 +37,8 @@ export function serverAndBrowser(
 /**
  * serverAndBrowser() for suites where people act in browsers of their own: `page` opens a patient new
  * browser context (two browsers and a server share two cores with whatever else runs), `signedIn` signs
- * a person in there (through the API: the login screen has tests of its own), and `modalText` reads and closes the result modal.
+ * a person in there (through the API: the login screen has tests of its own), and `modalText` reads
+ * and closes the result modal.
  */
 export function peopleInBrowsers(options: Parameters<typeof serverAndBrowser>[0] = {}) {
   const suite = serverAndBrowser(options);
