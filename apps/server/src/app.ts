@@ -22,6 +22,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { privateAnswersPlugin } from './plugins/private-answers.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { webPlugin } from './plugins/web.ts';
+import { eventsPlugin } from './events/events.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { readinessPlugin } from './modules/health/readiness.ts';
 import { metricsPlugin } from './modules/metrics/metrics.ts';
@@ -40,22 +41,25 @@ import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { exploreRoutes } from './modules/explore/explore.routes.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { catsRoutes } from './modules/cats/cats.routes.ts';
+import { catForNewPost } from './modules/cats/cats.service.ts';
 import { missingRoutes } from './modules/cats/missing/missing.routes.ts';
 import { catMergesRoutes } from './modules/cats/cat-merges.routes.ts';
 import { postCatSuggestionsRoutes } from './modules/cats/post-cat-suggestions.routes.ts';
 import { dataExportRoutes } from './modules/data-export/data-export.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { notificationEventsPlugin } from './modules/notifications/notification-events.ts';
+import { notificationSubscriptionsPlugin } from './modules/notifications/notification-subscriptions.ts';
 import { pushRoutes } from './modules/push/push.routes.ts';
 import { webPushPlugin } from './modules/push/web-push.ts';
 import { notificationStreamsPlugin } from './modules/notifications/notification-streams.ts';
 import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.ts';
 import { reportsRoutes } from './modules/moderation/reports.routes.ts';
 import { moderationActionsRoutes } from './modules/moderation/moderation-actions.routes.ts';
-import { suspensionSweepPlugin } from './modules/moderation/suspensions.ts';
+import { suspensionSweepPlugin } from './modules/suspensions/suspensions.ts';
 import { moderationQueueRoutes } from './modules/moderation/moderation-queue.routes.ts';
 import { staffRoutes } from './modules/moderation/staff.routes.ts';
 import { appealsRoutes } from './modules/moderation/appeals.routes.ts';
+import { suspendedAccountAppeals } from './modules/moderation/appeals.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -152,6 +156,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(trashSweepPlugin);
   // Lifts ended suspensions every minute (issue 27); as the trash sweep, needs the database only.
   await app.register(suspensionSweepPlugin);
+  // The in-process events one module emits and another reacts to (issue 47), and their subscribers:
+  // before the routes that emit them.
+  await app.register(eventsPlugin);
+  await app.register(notificationSubscriptionsPlugin);
   // One database listener per instance for notifications (issue 25), which the stream and push share.
   await app.register(notificationEventsPlugin);
   // Web Push listens to those events: after them.
@@ -163,11 +171,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(authRoutes);
+      // A suspended account's appeals are moderation's; auth serves them and moderation builds on auth,
+      // so they are handed in here rather than imported (docs/architecture.md, issue 47).
+      await api.register(authRoutes, {
+        appeals: suspendedAccountAppeals({
+          db: deps.database.db,
+          publicBase: config.S3_PUBLIC_URL,
+          events: app.events,
+        }),
+      });
       await api.register(accountRoutes);
       await api.register(passwordResetRoutes);
       await api.register(emailChangeRoutes);
-      await api.register(postsRoutes);
+      // Which cat a new post may name is the cats module's rule; cats builds on posts (the same reason).
+      await api.register(postsRoutes, { catLinks: { catForNewPost } });
       await api.register(socialRoutes);
       await api.register(profilesRoutes);
       await api.register(exploreRoutes);

@@ -5,7 +5,7 @@ import { alreadyShowsMessage, suspendedMessage, tooManyAlertsTodayMessage } from
 import { collectEnglishMessages } from './english-messages.ts';
 import { findEntry, localizeMessage, messageLanguage } from './localize.ts';
 import { SERVER_MESSAGES_ES } from './server-messages.es.ts';
-import * as serverModules from './server-message-modules.ts';
+import * as serverModules from '../../test/server-message-modules.ts';
 
 const SRC = join(import.meta.dirname, '..');
 

@@ -66,3 +66,6 @@ export function violatesConstraint(err: unknown, constraint: string): boolean {
 
 /** A group share whose author is not (or no longer) a member of the group (drizzle/0005). */
 export const SHARE_NEEDS_MEMBERSHIP = 'post_groups_membership_fk';
+
+/** A post linked to a cat that no longer exists (its last caretaker's account went, issue 26). */
+export const POST_CAT_FK = 'posts_cat_id_cats_id_fk';

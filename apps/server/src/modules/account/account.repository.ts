@@ -1,32 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { usernameSkeleton } from '../../lib/confusables.ts';
-import { loginFailures, posts, users, type UserRow } from '../../db/schema/index.ts';
-
-export async function updateUser(
-  db: Executor,
-  userId: string,
-  values: Partial<
-    Pick<
-      UserRow,
-      | 'username'
-      | 'email'
-      | 'passwordHash'
-      | 'exactPublicLocation'
-      | 'altTextReminder'
-      | 'homeAreaLatitude'
-      | 'homeAreaLongitude'
-    >
-  >,
-): Promise<UserRow | null> {
-  // A new username brings its look-alike key (users_username_skeleton_idx decides races).
-  const set =
-    values.username === undefined
-      ? values
-      : { ...values, usernameSkeleton: usernameSkeleton(values.username) };
-  const [row] = await db.update(users).set(set).where(eq(users.id, userId)).returning();
-  return row ?? null;
-}
+import { posts, users } from '../../db/schema/index.ts';
 
 /** Storage prefixes of everything the user uploaded: each post's images and the profile picture. */
 export async function mediaPrefixesOf(db: Executor, userId: string): Promise<string[]> {
@@ -61,11 +35,6 @@ export async function prefixesStillInUse(db: Executor, prefixes: string[]): Prom
 export async function deleteUser(db: Executor, userId: string): Promise<boolean> {
   const rows = await db.delete(users).where(eq(users.id, userId)).returning({ id: users.id });
   return rows.length > 0;
-}
-
-/** login_failures is keyed by email, not by user, so no foreign key cascades into it. */
-export async function clearLoginFailuresFor(db: Executor, email: string): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.emailLower, sql`lower(${email})`));
 }
 
 /** Accounts created before username_skeleton existed (or by an instance that predates it), oldest first. */

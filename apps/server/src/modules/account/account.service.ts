@@ -15,7 +15,7 @@ import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { conflict, forbidden } from '../../lib/http-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext, LiveUsers } from '../../plugins/auth.ts';
 import * as authRepo from '../auth/auth.repository.ts';
@@ -79,9 +79,9 @@ export function createAccountService({
     return user;
   }
 
-  async function update(viewer: AuthContext, values: Parameters<typeof repo.updateUser>[2]) {
+  async function update(viewer: AuthContext, values: Parameters<typeof authRepo.updateUser>[2]) {
     try {
-      const user = await repo.updateUser(db, viewer.userId, values);
+      const user = await authRepo.updateUser(db, viewer.userId, values);
       if (!user) throw forbidden(AUTH_MESSAGES.forbidden);
       return toMyProfile(viewer, user, config);
     } catch (err) {
@@ -139,7 +139,7 @@ export function createAccountService({
       const keepFamily = await auth.sessionFamilyOf(user.id, refreshCookie);
       const now = new Date();
       const updated = await db.transaction(async (tx) => {
-        if (!(await repo.updateUser(tx, user.id, { passwordHash }))) return null;
+        if (!(await authRepo.updateUser(tx, user.id, { passwordHash }))) return null;
         await authRepo.revokeUserFamilies(tx, user.id, keepFamily, now);
         if (keepFamily) await authRepo.markFamilySignedIn(tx, keepFamily, now);
         return authRepo.bumpSessionGeneration(tx, user.id);
@@ -198,7 +198,7 @@ export function createAccountService({
         // Cats the user alone cares for go too; the others stay with their caretakers (issue 26).
         await deleteCatsCaredForOnlyBy(tx, user.id);
         await repo.deleteUser(tx, user.id);
-        await repo.clearLoginFailuresFor(tx, user.email);
+        await authRepo.clearLoginFailuresFor(tx, user.email);
         const inUse = await repo.prefixesStillInUse(tx, prefixes);
         return { unused: prefixes.filter((p) => !inUse.has(p)), exportKey };
       });

@@ -8,6 +8,37 @@ export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 
 // ---- users --------------------------------------------------------------------------------------
 
+/** Changes an account's own fields (its settings, a new email or password). */
+export async function updateUser(
+  db: Executor,
+  userId: string,
+  values: Partial<
+    Pick<
+      UserRow,
+      | 'username'
+      | 'email'
+      | 'passwordHash'
+      | 'exactPublicLocation'
+      | 'altTextReminder'
+      | 'homeAreaLatitude'
+      | 'homeAreaLongitude'
+    >
+  >,
+): Promise<UserRow | null> {
+  // A new username brings its look-alike key (users_username_skeleton_idx decides races).
+  const set =
+    values.username === undefined
+      ? values
+      : { ...values, usernameSkeleton: usernameSkeleton(values.username) };
+  const [row] = await db.update(users).set(set).where(eq(users.id, userId)).returning();
+  return row ?? null;
+}
+
+/** login_failures is keyed by email, not by user, so no foreign key cascades into it. */
+export async function clearLoginFailuresFor(db: Executor, email: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.emailLower, sql`lower(${email})`));
+}
+
 export async function findUserById(db: Executor, id: string): Promise<UserRow | null> {
   if (!isUuid(id)) return null;
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);

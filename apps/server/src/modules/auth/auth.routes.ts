@@ -2,6 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  type Appeal,
+  type StatementsResponse,
   APPEAL_MESSAGES,
   APPEAL_WINDOW_DAYS,
   appealReceiptSchema,
@@ -19,11 +21,25 @@ import { createAuthService } from './auth.service.ts';
 import { readDeviceCookie, setDeviceCookie } from './device-cookie.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import { perMinute, rateLimitPluginOptions } from './rate-limit.ts';
-import { appeal, statements, type AppealsDeps } from '../moderation/appeals.service.ts';
 import { noStore } from '../../plugins/private-answers.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
+
+/**
+ * What a suspended account may still do, with its credentials instead of a session (issue 27): read
+ * its statements of reasons and appeal one. Moderation answers; app.ts passes it in, so auth, which
+ * moderation builds on, does not import it (issue 47).
+ */
+export interface SuspendedAccountAppeals {
+  statements(viewer: AuthContext): Promise<StatementsResponse>;
+  appeal(viewer: AuthContext, actionId: string, body: string): Promise<Appeal>;
+}
+
+export interface AuthRoutesOptions {
+  appeals: SuspendedAccountAppeals;
+}
 
 /** Sign-up, login, token refresh and logout (spec section 7); the only routes without a bearer token. */
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { appeals }) => {
   const { config } = app;
   const auth = createAuthService({
     db: app.database.db,
@@ -84,7 +100,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Issue 27: a suspended person reads why and appeals with their credentials, as they cannot sign in.
-  const appeals: AppealsDeps = { db: app.database.db, publicBase: config.S3_PUBLIC_URL };
   app.post(
     '/login/suspension',
     {
@@ -106,7 +121,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const userId = await auth.suspendedAccount(request.body, readDeviceCookie(request, config));
-      return statements(appeals, { userId, isDemo: false });
+      return appeals.statements({ userId, isDemo: false });
     },
   );
 
@@ -130,7 +145,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const userId = await auth.suspendedAccount(request.body, readDeviceCookie(request, config));
-      const sent = await appeal(appeals, { userId, isDemo: false }, request.body.actionId, request.body.body);
+      const sent = await appeals.appeal({ userId, isDemo: false }, request.body.actionId, request.body.body);
       return reply.code(201).send({ appeal: sent, message: APPEAL_MESSAGES.sent });
     },
   );

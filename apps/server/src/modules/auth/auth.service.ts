@@ -16,8 +16,8 @@ import type { AccessTokens, SessionKeys } from '../../plugins/auth.ts';
 import * as repo from './auth.repository.ts';
 import { DEVICE_COOKIE_TTL_SECONDS, readDevice, signDevice, type Device } from './device-cookie.ts';
 import { LOGIN_THROTTLE, lockRemainingMs } from './login-throttle.ts';
-import { findSuspension } from '../moderation/moderation-actions.repository.ts';
-import { activeSuspension, refuseIfSuspended, suspendedRefusal } from '../moderation/suspensions.ts';
+import { findSuspension } from '../suspensions/suspensions.repository.ts';
+import { activeSuspension, refuseIfSuspended, suspendedRefusal } from '../suspensions/suspensions.ts';
 
 /** How long a just-rotated refresh token still counts as a concurrent refresh rather than reuse. */
 export const REFRESH_REUSE_GRACE_MS = 10_000;

@@ -16,7 +16,7 @@ import {
   type CatMergeRow,
   type CatRow,
 } from '../../db/schema/index.ts';
-import { notBlockedWith } from '../social/visibility.ts';
+import { notBlockedWith } from '../visibility/visibility.ts';
 
 /**
  * SQL of merges (issue 26): a duplicate profile's sightings, followers and caretakers move to the

@@ -9,7 +9,7 @@ import {
 } from '@cats/contracts';
 import type { CatRow } from '../../db/schema/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import { decodeCursor, encodeCursor } from '../posts/post-view.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import * as merges from './cat-merges.repository.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { metresBetween } from './cat-place.ts';
+import { metresBetween } from '../visibility/cat-place.ts';
 import { beyondInMetres } from './cats.service.ts';
 
 /** GiST's `<->` on point(longitude, latitude): the distance on the plane of degrees. */

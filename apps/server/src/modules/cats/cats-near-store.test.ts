@@ -6,7 +6,7 @@ import { buildTestApp, secondInstance, type TestApp } from '../../../test/build-
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { blocks, catCaretakers, cats, hiddenPosts, posts, users } from '../../db/schema/index.ts';
 import { approximateLocation } from '../location/location-grid.ts';
-import { metresBetween } from './cat-place.ts';
+import { metresBetween } from '../visibility/cat-place.ts';
 import { listCats } from './cats.service.ts';
 
 /**

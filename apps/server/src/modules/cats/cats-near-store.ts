@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import { sightingPlace } from './cat-place.ts';
+import { sightingPlace } from '../visibility/cat-place.ts';
 import type { CatListRow } from './cats.repository.ts';
 import {
   NOBODY,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
 import { rowsOf, toBoolean, toDate, type RawRow } from '../../db/raw-results.ts';
-import { usersBlockedWith } from '../social/visibility.ts';
+import { usersBlockedWith } from '../visibility/visibility.ts';
 import {
   catsSeenOtherwiseBy,
   catsWithNewestSighting,
@@ -10,7 +10,7 @@ import {
   withCoverAndMissing,
   type CatListRow,
 } from './cats.repository.ts';
-import { alertShownTo } from './missing/missing.repository.ts';
+import { alertShownTo } from '../visibility/alert-visibility.ts';
 
 /**
  * SQL of the near list's per-process caches (cats-near-store.ts): the change log that keeps them fresh

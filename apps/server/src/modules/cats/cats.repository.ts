@@ -13,12 +13,17 @@ import {
   users,
   type CatRow,
 } from '../../db/schema/index.ts';
-import { notBlockedWith, postVisibleTo, sharedWithMember, usersBlockedWith } from '../social/visibility.ts';
+import {
+  notBlockedWith,
+  postVisibleTo,
+  sharedWithMember,
+  usersBlockedWith,
+} from '../visibility/visibility.ts';
 import type { LocatedPost } from '../location/location-rule.ts';
 import { cellRunsWithCentreIn, type CellRun } from '../location/location-grid.ts';
 import { coverFromColumns, type CoverRow } from './cover-row.ts';
 import { sightingVisibleTo } from './sighting-visibility.ts';
-import { catMissingFor } from './missing/missing.repository.ts';
+import { catMissingFor } from '../visibility/alert-visibility.ts';
 
 /**
  * SQL of the cats (issue 26). Sightings are posts with cat_id set; wherever they are read for a viewer

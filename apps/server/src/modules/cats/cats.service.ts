@@ -21,8 +21,8 @@ import {
 import type { Database, Executor } from '../../db/client.ts';
 import type { CatRow } from '../../db/schema/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors.ts';
-import { violatesConstraint } from '../../lib/db-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { POST_CAT_FK, violatesConstraint } from '../../lib/db-errors.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import {
   decodeCursor,
@@ -34,7 +34,7 @@ import {
 import { selectVisiblePosts, type PostViewRow } from '../posts/posts.repository.ts';
 import { LOCATION_GRID_DEGREES, locationCell } from '../location/location-grid.ts';
 import type { LocatedPost } from '../location/location-rule.ts';
-import { hiddenByHome, metresBetween, sightingPlace, type CatHome } from './cat-place.ts';
+import { hiddenByHome, metresBetween, sightingPlace, type CatHome } from '../visibility/cat-place.ts';
 import type { CoverRow } from './cover-row.ts';
 import * as suggestions from './post-cat-suggestions.repository.ts';
 import * as repo from './cats.repository.ts';
@@ -43,7 +43,6 @@ import { shownAlertOfCat } from './missing/missing.repository.ts';
 
 export const CAT_CREATED_MESSAGE = 'Cat created';
 /** posts.cat_id's foreign key: the cat went (its last caretaker's account was deleted) meanwhile. */
-const POST_CAT_FK = 'posts_cat_id_cats_id_fk';
 
 export interface CatsDeps {
   db: Database;
@@ -352,7 +351,6 @@ export async function catForNewPost(db: Executor, viewer: AuthContext, catId: st
   await requireHouseholdLinker(db, cat, viewer.isDemo ? [] : [viewer.userId]);
   return cat.id;
 }
-export const isPostCatViolation = (err: unknown) => violatesConstraint(err, POST_CAT_FK);
 
 // ---------------------------------------------------------------------------------------------------
 // The timeline and the map

@@ -15,7 +15,7 @@ import {
 } from '@cats/contracts';
 import { blocks, catCaretakers, cats, hiddenPosts, posts } from '../../db/schema/index.ts';
 import { approximateLocation } from '../location/location-grid.ts';
-import { metresBetween } from './cat-place.ts';
+import { metresBetween } from '../visibility/cat-place.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { fixture, multipartBody } from '../../../test/fixtures/images.ts';

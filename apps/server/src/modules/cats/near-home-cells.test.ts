@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { fixture, multipartBody } from '../../../test/fixtures/images.ts';
 import { NO_RATE_LIMITS } from '../../../test/hostile/support/world.ts';
-import { metresBetween } from './cat-place.ts';
+import { metresBetween } from '../visibility/cat-place.ts';
 import { cellIndex, cellsAdjacent, locationCell } from '../location/location-grid.ts';
 
 /**

@@ -3,7 +3,7 @@ import { isUuid } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf, toBoolean } from '../../db/raw-results.ts';
 import { catSuggestions, posts, users } from '../../db/schema/index.ts';
-import { notBlockedWith } from '../social/visibility.ts';
+import { notBlockedWith } from '../visibility/visibility.ts';
 
 /**
  * SQL of 'This is Luna' (issue 26): suggestions of which cat someone else's picture shows. Who may see

@@ -7,7 +7,7 @@ import {
 } from '@cats/contracts';
 import { conflict, forbidden, notFound } from '../../lib/http-errors.ts';
 import { violatesConstraint } from '../../lib/db-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import * as suggestions from './post-cat-suggestions.repository.ts';
 import { catSummary, linkPostToCat, mayLinkHouseholdCat, requireCat, type CatsDeps } from './cats.service.ts';

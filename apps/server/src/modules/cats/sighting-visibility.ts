@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { postShownTo, usersBlockedWith } from '../social/visibility.ts';
+import { postShownTo, usersBlockedWith } from '../visibility/visibility.ts';
 
 /**
  * A sighting (a posts row, `alias` in the statement) that the viewer may see: live, not hidden by them,

@@ -1,4 +1,4 @@
-import { metresBetween } from './cat-place.ts';
+import { metresBetween } from '../visibility/cat-place.ts';
 
 /** A cat at the place where strangers see it (its cell's centre, or the exact spot where shown so). */
 export interface StrangerPlace {

@@ -17,7 +17,7 @@ import {
   posts,
   users,
 } from '../../db/schema/index.ts';
-import { notBlockedWith } from '../social/visibility.ts';
+import { notBlockedWith } from '../visibility/visibility.ts';
 
 export type ExportRow = typeof dataExports.$inferSelect;
 

@@ -13,15 +13,14 @@ import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { ServerLanguage } from '../../i18n/localize.ts';
 import { badRequest, conflict, HttpError } from '../../lib/http-errors.ts';
-import * as accountRepo from '../account/account.repository.ts';
 import * as authRepo from '../auth/auth.repository.ts';
 import { uniqueConflict } from '../auth/auth.service.ts';
 import type { MailService } from '../mail/mail-plugin.ts';
 import { confirmEmailMail, emailChangedNoticeMail } from '../mail/mail-templates.ts';
 import { invalidateTokens, takeToken } from '../mail/mail-tokens.repository.ts';
 import { hashMailToken, issueMailToken } from '../mail/mail-tokens.service.ts';
-import { findSuspension } from '../moderation/moderation-actions.repository.ts';
-import { activeSuspension, suspendedRefusal } from '../moderation/suspensions.ts';
+import { findSuspension } from '../suspensions/suspensions.repository.ts';
+import { activeSuspension, suspendedRefusal } from '../suspensions/suspensions.ts';
 
 export interface EmailChangeDeps {
   db: Database;
@@ -77,7 +76,7 @@ export function createEmailChangeService({ db, mail, log }: EmailChangeDeps) {
           if (!before) return null;
           if (await authRepo.isEmailTaken(tx, used.newEmail, used.userId))
             throw conflict(AUTH_MESSAGES.emailTaken);
-          const after = await accountRepo.updateUser(tx, used.userId, { email: used.newEmail });
+          const after = await authRepo.updateUser(tx, used.userId, { email: used.newEmail });
           if (!after) return null;
           await invalidateTokens(tx, used.userId, 'password_reset');
           await invalidateTokens(tx, used.userId, 'email_change');

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase, preparedSql } from '../../db/prepared.ts';
 import { rowsOf, type RawRow } from '../../db/raw-results.ts';
 import { posts, users } from '../../db/schema/index.ts';
-import { postShownToAll, sharedWithMember } from '../social/visibility.ts';
+import { postShownToAll, sharedWithMember } from '../visibility/visibility.ts';
 
 /** A post on the public map, with its exact position and the owner's precision choice. */
 export interface MapPointRow {

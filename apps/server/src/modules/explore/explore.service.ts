@@ -13,7 +13,7 @@ import {
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest, notFound } from '../../lib/http-errors.ts';
-import { visibleUsername } from '../../lib/user-summary.ts';
+import { visibleUsername } from '../visibility/user-summary.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { locationFor } from '../location/location-rule.ts';

@@ -41,6 +41,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps: groups.GroupsDeps = {
     db: app.database.db,
     publicBase: app.config.S3_PUBLIC_URL,
+    events: app.events,
     // Shared by every instance through Redis when configured, like the other rate limits.
     joinThrottle: redisUrl ? redisJoinThrottle(sharedRedis(redisUrl)) : memoryJoinThrottle(),
   };

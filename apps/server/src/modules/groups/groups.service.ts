@@ -17,9 +17,9 @@ import {
 import type { Database, Executor } from '../../db/client.ts';
 import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import * as notifications from '../notifications/notifications.repository.ts';
+import type { EventBus } from '../../events/events.ts';
 import { listAllPosts, listPosts } from '../posts/post-view.ts';
 import * as repo from './groups.repository.ts';
 import { codeBase, codeCandidates, generateCode } from './join-codes.ts';
@@ -31,6 +31,8 @@ export interface GroupsDeps {
   joinThrottle: JoinThrottle;
   /** S3_PUBLIC_URL or undefined: where media URLs point. */
   publicBase: string | undefined;
+  /** Requests, answers, removals and shares are told to others through events (notifications subscribes). */
+  events: EventBus;
 }
 
 /** A group's map shows every located shared post; beyond this many, the newest. */
@@ -177,11 +179,11 @@ export async function requestToJoin(
   // The owner is told in the request's transaction (issue 25): the entry exists exactly while it does.
   const sent = await deps.db.transaction(async (tx) => {
     if (!(await repo.insertJoinRequest(tx, group.id, viewer.userId))) return false;
-    await notifications.addNotification(tx, {
-      recipientId: group.ownerId,
-      type: 'join_request',
-      actorId: viewer.userId,
+    await deps.events.emit('group.joinRequested', {
+      tx,
       groupId: group.id,
+      ownerId: group.ownerId,
+      requesterId: viewer.userId,
     });
     return true;
   });
@@ -216,7 +218,7 @@ export async function cancelRequest(
   const groupId = normaliseId(rawGroupId);
   const cancelled = await deps.db.transaction(async (tx) => {
     if (!(await repo.deleteJoinRequest(tx, groupId, viewer.userId))) return false;
-    await notifications.removeNotifications(tx, { type: 'join_request', actorId: viewer.userId, groupId });
+    await deps.events.emit('group.joinRequestWithdrawn', { tx, groupId, requesterId: viewer.userId });
     return true;
   });
   if (!cancelled) throw notFound(GROUP_MESSAGES.ownRequestNotFound);
@@ -245,12 +247,12 @@ export async function answerRequest(
     if (!(await repo.deleteJoinRequest(tx, group.id, userId))) return false;
     if (answer === 'accept') await repo.insertMember(tx, group.id, userId, 'member');
     // The request is handled: its entry goes, and the requester hears the answer.
-    await notifications.removeNotifications(tx, { type: 'join_request', actorId: userId, groupId: group.id });
-    await notifications.addNotification(tx, {
-      recipientId: userId,
-      type: answer === 'accept' ? 'request_accepted' : 'request_declined',
-      actorId: viewer.userId,
+    await deps.events.emit('group.joinRequestAnswered', {
+      tx,
       groupId: group.id,
+      ownerId: viewer.userId,
+      requesterId: userId,
+      accepted: answer === 'accept',
     });
     return true;
   });
@@ -281,17 +283,13 @@ export async function removeMember(
   if (!leaving && group.role !== 'owner') throw forbidden(GROUP_MESSAGES.ownerOnly);
   const removed = await deps.db.transaction(async (tx) => {
     if (!(await repo.deleteMember(tx, group.id, userId))) return false;
-    // Their shares went with the membership, and so do the entries that told the others about them.
-    await notifications.removeNotifications(tx, { type: 'group_share', actorId: userId, groupId: group.id });
-    // Removed by the owner, not when they leave themselves (issue 25).
-    if (!leaving) {
-      await notifications.addNotification(tx, {
-        recipientId: userId,
-        type: 'removed_from_group',
-        actorId: viewer.userId,
-        groupId: group.id,
-      });
-    }
+    // Their shares went with the membership; the entries about them go, and one removed is told.
+    await deps.events.emit('group.memberRemoved', {
+      tx,
+      groupId: group.id,
+      memberId: userId,
+      removedBy: viewer.userId,
+    });
     return true;
   });
   if (!removed) throw notFound(GROUP_MESSAGES.memberNotFound);
@@ -391,10 +389,8 @@ export async function setPostGroups(
     return await deps.db.transaction(async (tx) => {
       const changed = await repo.replacePostGroups(tx, postId, viewer.userId, groupIds);
       // The members of the groups it is newly shared with are told; unsharing takes back what was said.
-      await notifications.notifyGroupShare(tx, postId, viewer.userId, changed.added);
-      for (const groupId of changed.removed) {
-        await notifications.removeNotifications(tx, { type: 'group_share', postId, groupId });
-      }
+      await deps.events.emit('post.shared', { tx, postId, authorId: viewer.userId, groupIds: changed.added });
+      await deps.events.emit('post.unshared', { tx, postId, groupIds: changed.removed });
       return { groupIds: await repo.listPostGroupIds(tx, postId) };
     });
   } catch (err) {

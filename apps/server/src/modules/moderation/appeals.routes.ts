@@ -32,7 +32,11 @@ const errors = {
  */
 export const appealsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireAuth);
-  const deps: service.AppealsDeps = { db: app.database.db, publicBase: app.config.S3_PUBLIC_URL };
+  const deps: service.AppealsDeps = {
+    db: app.database.db,
+    publicBase: app.config.S3_PUBLIC_URL,
+    events: app.events,
+  };
 
   app.get(
     '/moderation/statements',

@@ -15,7 +15,8 @@ import type { Database } from '../../db/client.ts';
 import { conflict, forbidden, notFound } from '../../lib/http-errors.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import { addModerationNotification } from '../notifications/notifications.repository.ts';
+import type { SuspendedAccountAppeals } from '../auth/auth.routes.ts';
+import type { EventBus } from '../../events/events.ts';
 import { findAction } from './moderation-actions.repository.ts';
 import { undoAction } from './moderation-actions.service.ts';
 import * as repo from './appeals.repository.ts';
@@ -25,6 +26,8 @@ export interface AppealsDeps {
   db: Database;
   /** S3_PUBLIC_URL or undefined: where media URLs point. */
   publicBase: string | undefined;
+  /** The appellant is told of the outcome through an event (notifications subscribes). */
+  events: EventBus;
 }
 
 const APPEALABLE = new Set<string>(APPEALABLE_ACTIONS);
@@ -151,6 +154,12 @@ export async function appeal(
   });
 }
 
+/** The appeal routes of a suspended account, which auth serves with credentials instead of a session. */
+export const suspendedAccountAppeals = (deps: AppealsDeps): SuspendedAccountAppeals => ({
+  statements: (viewer) => statements(deps, viewer),
+  appeal: (viewer, actionId, body) => appeal(deps, viewer, actionId, body),
+});
+
 /** GET /api/moderation/appeals: open appeals, oldest first, with the decision each is about. */
 export async function openAppeals(deps: AppealsDeps, viewer: AuthContext): Promise<ModeratorAppealsResponse> {
   const rows = await repo.openAppeals(deps.db, OPEN_APPEALS_SHOWN);
@@ -205,7 +214,12 @@ export async function decideAppeal(
     if (outcome === 'overturned' && !action.reverted)
       await undoAction(tx, viewer.userId, action, explanation);
     const decided = await repo.decideAppeal(tx, appealRow.id, viewer.userId, outcome);
-    await addModerationNotification(tx, appealRow.userId, 'appeal_decided', action.id);
+    await deps.events.emit('moderation.outcome', {
+      tx,
+      recipientId: appealRow.userId,
+      type: 'appeal_decided',
+      actionId: action.id,
+    });
     return toAppeal(decided);
   });
 }

@@ -32,7 +32,11 @@ const errors = {
 export const moderationActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireAuth);
   app.addHook('onRequest', requireModerator);
-  const deps: service.ModerationActionsDeps = { db: app.database.db, liveUsers: app.liveUsers };
+  const deps: service.ModerationActionsDeps = {
+    db: app.database.db,
+    liveUsers: app.liveUsers,
+    events: app.events,
+  };
 
   app.post(
     '/moderation/reports/:reportId/actions',

@@ -17,14 +17,17 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/http-errors
 import type { AuthContext, LiveUsers } from '../../plugins/auth.ts';
 import { revokeUserFamilies } from '../auth/auth.repository.ts';
 import { decodeCursor, encodeCursor } from '../posts/post-view.ts';
-import { addModerationNotification } from '../notifications/notifications.repository.ts';
+import type { EventBus } from '../../events/events.ts';
 import * as repo from './moderation-actions.repository.ts';
+import * as suspensions from '../suspensions/suspensions.repository.ts';
 import { DAY_MS } from '../../lib/durations.ts';
 
 export interface ModerationActionsDeps {
   db: Database;
   /** A suspended account is forgotten here at once (other instances hear migration 0024's NOTIFY). */
   liveUsers: Pick<LiveUsers, 'forget'>;
+  /** Whom a decision concerns is told through an event (notifications subscribes). */
+  events: EventBus;
 }
 
 type ActionInput = z.output<typeof takeModerationActionsSchema>['actions'][number];
@@ -151,7 +154,7 @@ export async function takeActions(
           if (!targetUserId) throw badRequest(M.notApplicable);
           const days = a.suspendDays ?? null;
           entry.suspendDays = days;
-          await repo.suspendUser(
+          await suspensions.suspendUser(
             tx,
             targetUserId,
             now,
@@ -176,7 +179,7 @@ export async function takeActions(
     }
     const inserted = await repo.insertActions(tx, inserts);
     const reporters = await repo.resolveReports(tx, report, now);
-    await tellOfActions(tx, inserted, reporters);
+    await tellOfActions(deps.events, tx, inserted, reporters);
     return { rows: inserted, suspended: suspendedUser };
   });
   // This instance at once; the others when migration 0024's announcement reaches them.
@@ -192,10 +195,20 @@ const OUTCOME_WEIGHT = ['dismiss', 'warn', 'strip_location', 'suspend', 'remove'
  * person affected is told of each action on their content or account; each reporter of the resolved
  * reports is told once what came of it ('We removed the post you reported'). Nobody is named.
  */
-async function tellOfActions(ex: Executor, inserted: repo.ActionRow[], reporters: string[]): Promise<void> {
+async function tellOfActions(
+  events: EventBus,
+  tx: Executor,
+  inserted: repo.ActionRow[],
+  reporters: string[],
+): Promise<void> {
   for (const row of inserted) {
     if (row.action !== 'dismiss' && row.targetUserId) {
-      await addModerationNotification(ex, row.targetUserId, 'moderation_decision', row.id);
+      await events.emit('moderation.outcome', {
+        tx,
+        recipientId: row.targetUserId,
+        type: 'moderation_decision',
+        actionId: row.id,
+      });
     }
   }
   const outcome = [...inserted].sort(
@@ -204,7 +217,12 @@ async function tellOfActions(ex: Executor, inserted: repo.ActionRow[], reporters
   if (!outcome) return;
   for (const reporterId of reporters) {
     if (reporterId !== outcome.targetUserId) {
-      await addModerationNotification(ex, reporterId, 'report_outcome', outcome.id);
+      await events.emit('moderation.outcome', {
+        tx,
+        recipientId: reporterId,
+        type: 'report_outcome',
+        actionId: outcome.id,
+      });
     }
   }
 }
@@ -230,7 +248,12 @@ export async function restoreAction(
     const row = await deps.db.transaction(async (tx) => {
       const restored = await undoAction(tx, viewer.userId, action, explanation);
       if (restored.targetUserId) {
-        await addModerationNotification(tx, restored.targetUserId, 'moderation_decision', restored.id);
+        await deps.events.emit('moderation.outcome', {
+          tx,
+          recipientId: restored.targetUserId,
+          type: 'moderation_decision',
+          actionId: restored.id,
+        });
       }
       return restored;
     });
@@ -274,7 +297,7 @@ export async function undoAction(
       if (!action.targetUserId || !(await repo.findUser(tx, action.targetUserId))) {
         throw conflict(M.targetGone);
       }
-      await repo.liftSuspension(tx, action.targetUserId);
+      await suspensions.liftSuspension(tx, action.targetUserId);
       break;
     }
   }

@@ -1,22 +1,14 @@
-import { and, eq, gt, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import { AUTO_HIDE_REPORTERS, TRUSTED_REPORTER_DAYS, type ReportTargetType } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { rowsOf } from '../../db/raw-results.ts';
 import { cats, comments, posts, reports, users } from '../../db/schema/index.ts';
-import { notBlockedWith, postVisibleTo } from '../social/visibility.ts';
+import { notBlockedWith, postVisibleTo } from '../visibility/visibility.ts';
 
 /**
  * SQL of reporting (issue 27, "Reporting"). Targets are read as the reporter may see them; the report,
  * the reporter's hide and the auto-hide are written in the caller's transaction.
  */
-
-/**
- * Comments the viewer reported, as a sub-select of their ids for NOT IN: the reporter stops seeing a
- * reported comment at once. One range of reports_reporter_target_idx per statement, hashed once, like
- * usersBlockedWith, so each comment of a page is a hash probe.
- */
-export const commentsReportedBy = (viewer: unknown): SQL =>
-  sql`select rr.target_id from ${reports} rr where rr.reporter_id = ${viewer} and rr.target_type = 'comment'`;
 
 /** One reporter's requests are taken one at a time, so that the hourly count cannot be raced past. */
 export async function lockReporter(tx: Executor, reporterId: string): Promise<void> {

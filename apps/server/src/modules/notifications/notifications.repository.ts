@@ -11,7 +11,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { preparedSql } from '../../db/prepared.ts';
 import { rowsOf, toDate, type RawRow } from '../../db/raw-results.ts';
 import { notificationPreferences, notifications } from '../../db/schema/index.ts';
-import { commentShownTo, postShownTo, usersBlockedWith } from '../social/visibility.ts';
+import { commentShownTo, postShownTo, usersBlockedWith } from '../visibility/visibility.ts';
 import { DAY_MS } from '../../lib/durations.ts';
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest } from '../../lib/http-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { INVALID_CURSOR_MESSAGE } from '../posts/post-view.ts';

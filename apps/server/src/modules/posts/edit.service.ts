@@ -9,7 +9,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { badRequest, forbidden, notFound } from '../../lib/http-errors.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import { findPostAccess } from '../social/social.repository.ts';
+import { findPostAccess } from '../visibility/post-access.ts';
 import { getPostView, type PostViewOptions } from './post-view.ts';
 import { earlierVersions, editOwnPost, type PostEdit } from './posts.repository.ts';
 

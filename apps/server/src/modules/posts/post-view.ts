@@ -1,10 +1,10 @@
 import { IMAGE_WIDTHS, type PagedPostsResponse, type Post } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { badRequest } from '../../lib/http-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import { hiddenByHome } from '../cats/cat-place.ts';
+import { hiddenByHome } from '../visibility/cat-place.ts';
 import { locationFor } from '../location/location-rule.ts';
 import {
   selectVisiblePosts,

@@ -13,15 +13,15 @@ import {
   posts,
   users,
 } from '../../db/schema/index.ts';
-import { catMissingFor } from '../cats/missing/missing.repository.ts';
-import { commentsReportedBy } from '../moderation/reports.repository.ts';
+import { catMissingFor } from '../visibility/alert-visibility.ts';
 import {
   commentShownTo,
+  commentsReportedBy,
   notBlockedWith,
   postShownTo,
   sharedWithMember,
   usersBlockedWith,
-} from '../social/visibility.ts';
+} from '../visibility/visibility.ts';
 
 /** Which posts a listing is about; visibility rules (hidden, blocked) always apply on top. */
 export interface PostFilter {

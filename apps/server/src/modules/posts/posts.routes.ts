@@ -25,7 +25,13 @@ import { FILE_TOO_LARGE_MESSAGE, type SpooledFile, type UploadSpool } from '../.
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { listPosts } from './post-view.ts';
 import { findVisibleUser } from './posts.repository.ts';
-import { POST_CREATED_MESSAGE, createPost, getPost, idempotencyKeyOf } from './posts.service.ts';
+import {
+  type CatLinks,
+  POST_CREATED_MESSAGE,
+  createPost,
+  getPost,
+  idempotencyKeyOf,
+} from './posts.service.ts';
 import { deletePost, listTrash, restorePost } from './trash.service.ts';
 import { editPost, getPostHistory } from './edit.service.ts';
 
@@ -66,7 +72,7 @@ async function readUpload(request: FastifyRequest, spool: UploadSpool) {
   return { file, fields };
 }
 
-export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const postsRoutes: FastifyPluginAsyncZod<{ catLinks: CatLinks }> = async (app, { catLinks }) => {
   const publicBase = app.config.S3_PUBLIC_URL;
 
   app.post(
@@ -104,7 +110,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       let created: { post: Post; replayed: boolean };
       try {
         created = await createPost(
-          { db: app.database.db, storage: app.storage, publicBase },
+          { db: app.database.db, storage: app.storage, publicBase, catLinks, events: app.events },
           viewer,
           file,
           fields,

@@ -18,9 +18,8 @@ import { byteLength, type ImageSource, readGps, storeImageVariants } from '../..
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { getPostView } from './post-view.ts';
-import { SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
-import { notifyGroupShare } from '../notifications/notifications.repository.ts';
-import { catForNewPost, isPostCatViolation } from '../cats/cats.service.ts';
+import { POST_CAT_FK, SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
+import type { EventBus } from '../../events/events.ts';
 import { insertPost, shareWithMemberGroups, type NewPost } from './posts.repository.ts';
 import { claimKey, findKeyedPost } from './idempotency-keys.repository.ts';
 
@@ -29,10 +28,22 @@ export const POST_NOT_FOUND_MESSAGE = 'Post not found';
 export const FILE_REQUIRED_MESSAGE = 'Please add a photo';
 export const GROUP_IDS_MESSAGE = 'groupIds must be a JSON array of group ids';
 
+/**
+ * Which cat a new post may be linked to is the cats module's rule, and cats builds on posts (its
+ * sightings are posts): app.ts hands the rule in (docs/architecture.md, issue 47).
+ */
+export interface CatLinks {
+  /** The cat's id when the viewer may link a new post to it; throws its refusal (404) otherwise. */
+  catForNewPost(db: Database, viewer: AuthContext, catId: string): Promise<string>;
+}
+
 export interface PostsDeps {
   db: Database;
   storage: MediaStorage;
   publicBase: string | undefined;
+  catLinks: CatLinks;
+  /** A share with groups is told to their members through an event (notifications subscribes). */
+  events: EventBus;
 }
 
 type Coordinates = { latitude: number; longitude: number };
@@ -180,7 +191,8 @@ export async function createPost(
   if (!file || byteLength(file) === 0) throw badRequest(FILE_REQUIRED_MESSAGE);
   const requestedGroups = parseGroupIds(fields.groupIds);
   // Before any file is stored: an unknown cat is refused with nothing written (issue 26).
-  const catId = fields.catId === undefined ? null : await catForNewPost(deps.db, viewer, fields.catId);
+  const catId =
+    fields.catId === undefined ? null : await deps.catLinks.catForNewPost(deps.db, viewer, fields.catId);
 
   const stored = await storeImageVariants(deps.storage, file, { kind: 'posts', widths: IMAGE_WIDTHS });
   const coordinates = await resolveCoordinates(fields, file);
@@ -210,7 +222,12 @@ export async function createPost(
       if (claim && !(await claimKey(tx, viewer.userId, claim.key, row.id, claim.hash))) throw new KeyTaken();
       await shareWithMemberGroups(tx, row.id, viewer.userId, requestedGroups);
       // The other members of those groups are told in the same transaction (issue 25).
-      await notifyGroupShare(tx, row.id, viewer.userId, requestedGroups);
+      await deps.events.emit('post.shared', {
+        tx,
+        postId: row.id,
+        authorId: viewer.userId,
+        groupIds: requestedGroups,
+      });
       return row.id;
     });
 
@@ -232,7 +249,7 @@ export async function createPost(
       throw new HttpError(409, IDEMPOTENCY_MESSAGES.unavailable);
     }
     // The cat went meanwhile (its last caretaker's account was deleted): as unknown as it now is.
-    if (isPostCatViolation(err)) throw notFound(CAT_MESSAGES.notFound);
+    if (violatesConstraint(err, POST_CAT_FK)) throw notFound(CAT_MESSAGES.notFound);
     throw err;
   }
 

@@ -13,7 +13,7 @@ import { forbidden, notFound } from '../../lib/http-errors.ts';
 import { referencedMediaPrefixes } from '../../media/media.repository.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
-import { findPostAccess } from '../social/social.repository.ts';
+import { findPostAccess } from '../visibility/post-access.ts';
 import { getPostView, toPostView, type PostViewOptions } from './post-view.ts';
 import * as repo from './posts.repository.ts';
 import { DAY_MS } from '../../lib/durations.ts';

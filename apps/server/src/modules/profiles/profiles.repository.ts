@@ -1,7 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { posts, users } from '../../db/schema/index.ts';
-import { notBlockedWith, postVisibleTo } from '../social/visibility.ts';
+import { notBlockedWith, postVisibleTo } from '../visibility/visibility.ts';
 
 export interface ProfileRow {
   id: string;

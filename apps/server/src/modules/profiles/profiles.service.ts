@@ -8,7 +8,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { notFound } from '../../lib/http-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import { type ImageSource, storeImageVariants } from '../../media/image-pipeline.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import { mediaUrl, variantKey } from '../../media/urls.ts';

@@ -9,10 +9,11 @@ import {
 } from '@cats/contracts';
 import type { Database } from '../../db/client.ts';
 import { badRequest, forbidden, notFound } from '../../lib/http-errors.ts';
-import { toUserSummary } from '../../lib/user-summary.ts';
+import { toUserSummary } from '../visibility/user-summary.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { decodeCursor, encodeCursor, toPostView } from '../posts/post-view.ts';
 import { selectVisiblePosts } from '../posts/posts.repository.ts';
+import { findPostAccess, type PostAccess } from '../visibility/post-access.ts';
 import * as repo from './social.repository.ts';
 
 export interface SocialDeps {
@@ -44,13 +45,9 @@ function requireId(id: string, message: string): string {
   return id.toLowerCase();
 }
 
-async function visiblePost(
-  deps: SocialDeps,
-  viewer: AuthContext,
-  rawPostId: string,
-): Promise<repo.PostAccess> {
+async function visiblePost(deps: SocialDeps, viewer: AuthContext, rawPostId: string): Promise<PostAccess> {
   const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
-  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  const post = await findPostAccess(deps.db, postId, viewer.userId);
   // A post hidden by the viewer, or by someone they share a block with, does not exist for them.
   if (!post?.visible) throw notFound(SOCIAL_MESSAGES.postNotFound);
   return post;
@@ -182,7 +179,7 @@ export async function deleteComment(
 
 export async function hidePost(deps: SocialDeps, viewer: AuthContext, rawPostId: string): Promise<void> {
   const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
-  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  const post = await findPostAccess(deps.db, postId, viewer.userId);
   if (!post) throw notFound(SOCIAL_MESSAGES.postNotFound);
   if (post.userId === viewer.userId) throw badRequest(SOCIAL_MESSAGES.cannotHideOwnPost);
   // Hiding again is a no-op (idempotent); a post behind a block does not exist for the viewer.
@@ -201,7 +198,7 @@ export async function hidePost(deps: SocialDeps, viewer: AuthContext, rawPostId:
  */
 export async function unhidePost(deps: SocialDeps, viewer: AuthContext, rawPostId: string): Promise<void> {
   const postId = requireId(rawPostId, SOCIAL_MESSAGES.postNotFound);
-  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  const post = await findPostAccess(deps.db, postId, viewer.userId);
   if (!post || post.blocked) throw notFound(SOCIAL_MESSAGES.postNotFound);
   await repo.unhidePost(deps.db, viewer.userId, postId);
 }
@@ -284,7 +281,7 @@ export async function toggleLocation(
   const updated = await repo.toggleShowLocation(deps.db, postId, viewer.userId);
   if (updated) return { _id: updated.id, showLocation: updated.showLocation };
   // Nothing changed: say why, without revealing posts the viewer cannot see.
-  const post = await repo.findPostAccess(deps.db, postId, viewer.userId);
+  const post = await findPostAccess(deps.db, postId, viewer.userId);
   if (!post || (post.userId !== viewer.userId && !post.visible)) throw notFound(SOCIAL_MESSAGES.postNotFound);
   if (post.userId !== viewer.userId) throw forbidden(SOCIAL_MESSAGES.notPostOwner);
   if (post.locationLocked) throw forbidden(SOCIAL_MESSAGES.locationLocked);

@@ -5,7 +5,8 @@ import { preparedSql } from '../../../db/prepared.ts';
 import { rowsOf, toBoolean, toDate, type RawRow } from '../../../db/raw-results.ts';
 import { missingAlerts, missingReports, type MissingAlertRow } from '../../../db/schema/index.ts';
 import { nearBox } from '../../location/near-box.ts';
-import { sharedWithMember, usersBlockedWith } from '../../social/visibility.ts';
+import { alertShownTo } from '../../visibility/alert-visibility.ts';
+import { sharedWithMember, usersBlockedWith } from '../../visibility/visibility.ts';
 import { coverFromColumns, type CoverRow } from '../cover-row.ts';
 import { sightingVisibleTo } from '../sighting-visibility.ts';
 
@@ -129,24 +130,6 @@ const alertColumns = (viewerId: string | ReturnType<typeof sql.placeholder>) => 
   a.area_longitude, a.note, a.contact, a.created_at, a.expires_at, a.ended_at, a.ended_by, a.end_reason,
   c.name as cat_name,
   exists (select 1 from cat_caretakers cc where cc.cat_id = a.cat_id and cc.user_id = ${viewerId}) as viewer_is_caretaker`;
-
-/**
- * Shown to the viewer: open, unexpired, raised by nobody they share a block with nor by a suspended
- * account, its cat not removed by a moderator (issue 27: the alert goes with the cat, as it would with a
- * deleted one). Both are columns of the alert, kept with the account and the cat (migrations 0029, 0034).
- */
-export const alertShownTo = (viewerId: unknown) => sql`a.ended_at is null and a.expires_at > now()
-  and (a.raised_by is null or a.raised_by not in (${usersBlockedWith(viewerId)}))
-  and not a.raiser_suspended
-  and not a.cat_removed`;
-
-/**
- * Whether the cat in `catColumn` (a column of the caller's statement, such as `l.id`) has an alert the
- * viewer may see: the yes/no the cats lists, Spot's suggestions and the post views (cards, a post's page)
- * show as 'Missing'. One probe of missing_alerts_open_cat_idx a row.
- */
-export const catMissingFor = (viewerId: unknown, catColumn: SQL) =>
-  sql`exists (select 1 from missing_alerts a where a.cat_id = ${catColumn} and ${alertShownTo(viewerId)})`;
 
 function toAlertRow(r: RawRow): AlertRow {
   return {

@@ -19,7 +19,7 @@ import {
 import type { Database, Executor } from '../../../db/client.ts';
 import { violatesConstraint } from '../../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound, RateLimitError } from '../../../lib/http-errors.ts';
-import { toUserSummary } from '../../../lib/user-summary.ts';
+import { toUserSummary } from '../../visibility/user-summary.ts';
 import type { AuthContext } from '../../../plugins/auth.ts';
 import { AreaTooLargeError, checkViewportSize, longitudeRanges } from '../../explore/map-index.ts';
 import { approximateLocation } from '../../location/location-grid.ts';

@@ -24,13 +24,13 @@ import type { Database } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/raw-results.ts';
 import { missingAlerts, missingReports } from '../../../db/schema/index.ts';
 import { approximateLocation, locationCell } from '../../location/location-grid.ts';
-import { metresBetween } from '../cat-place.ts';
+import { metresBetween } from '../../visibility/cat-place.ts';
 import { shownAlertsInBox, shownAlertsNear } from './missing.repository.ts';
 import {
   liftEndedSuspensions,
   liftSuspension,
   suspendUser,
-} from '../../moderation/moderation-actions.repository.ts';
+} from '../../suspensions/suspensions.repository.ts';
 import { buildTestApp, type TestApp } from '../../../../test/build-app.ts';
 import { captureSql } from '../../../../test/capture-sql.ts';
 import {

@@ -1,6 +1,6 @@
 import { ANONYMISED_USERNAME, type UserSummary } from '@cats/contracts';
-import { mediaUrl, variantKey } from '../media/urls.ts';
-import type { AuthContext } from '../plugins/auth.ts';
+import { mediaUrl, variantKey } from '../../media/urls.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
 
 export interface UserLike {
   id: string;

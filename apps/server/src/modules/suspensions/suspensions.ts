@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { suspendedMessage } from '@cats/contracts';
 import type { Executor } from '../../db/client.ts';
 import { forbidden } from '../../lib/http-errors.ts';
-import * as repo from './moderation-actions.repository.ts';
+import * as repo from './suspensions.repository.ts';
 
 /**
  * Suspensions (issue 27, "Moderators"). A suspended account cannot log in or refresh its session (403

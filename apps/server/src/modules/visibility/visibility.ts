@@ -1,5 +1,13 @@
 import { sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import { blocks, comments, groupMembers, hiddenPosts, postGroups, posts } from '../../db/schema/index.ts';
+import {
+  blocks,
+  comments,
+  groupMembers,
+  hiddenPosts,
+  postGroups,
+  posts,
+  reports,
+} from '../../db/schema/index.ts';
 
 /**
  * Who may see whom (issue 5 point 3): a block works both ways, so neither the blocker nor the blocked
@@ -95,3 +103,11 @@ export function sharedWithMember(viewerId: unknown, postIdColumn: AnyColumn | SQ
       where spg.post_id = ${postIdColumn} and sgm.user_id = ${viewerId})
     else false end`;
 }
+
+/**
+ * Comments the viewer reported, as a sub-select of their ids for NOT IN: the reporter stops seeing a
+ * reported comment at once. One range of reports_reporter_target_idx per statement, hashed once, like
+ * usersBlockedWith, so each comment of a page is a hash probe.
+ */
+export const commentsReportedBy = (viewer: unknown): SQL =>
+  sql`select rr.target_id from ${reports} rr where rr.reporter_id = ${viewer} and rr.target_type = 'comment'`;
