@@ -8,7 +8,7 @@
  * points anywhere in the dataset's southern Spain, most of them with no cat near. A second suggestions
  * load asks only in the dense old town (a tenth of all cats in 12 km²), the worst case, for reference.
  * The list nearest first orders the cats that match by the place of their newest sighting the caller
- * may see; it reads them nearest first from cat_places' GiST index (cats.service.ts › nearestCats), and
+ * may see; it reads them nearest first from cat_places' GiST index (cats-list.service.ts › nearestCats), and
  * is held to the same budget. bench/cats-near.ts measures it alone, in the denser town of
  * bench/missing-near.ts.
  *

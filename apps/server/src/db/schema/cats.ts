@@ -106,7 +106,7 @@ export const cats = pgTable(
  * list reads the cats nearest a point from this table's index instead of every cat's sightings.
  * A viewer whose own newest sighting of a cat may differ from this one (they took a picture of it, care
  * for it, hid its sighting, or share a block with a sighting's author) has that cat read the long way
- * (cats.repository.ts › catsSeenOtherwiseNear). No foreign key to the post: a deleted post is replaced by
+ * (cats-nearest.repository.ts › catsSeenOtherwiseNear). No foreign key to the post: a deleted post is replaced by
  * the statement trigger that sees it go.
  */
 export const catPlaces = pgTable(
@@ -121,7 +121,7 @@ export const catPlaces = pgTable(
     latitude: doublePrecision('latitude').notNull(),
     longitude: doublePrecision('longitude').notNull(),
   },
-  // The near list reads the cats nearest a point first (cats.repository.ts › catsPlacedNearest): a GiST
+  // The near list reads the cats nearest a point first (cats-nearest.repository.ts › catsPlacedNearest): a GiST
   // index on the spot as a point hands rows out by distance (`<->`) without sorting the rest.
   (t) => [index('cat_places_point_idx').using('gist', sql`point(${t.longitude}, ${t.latitude})`)],
 );
@@ -165,7 +165,7 @@ export const catCaretakers = pgTable(
   (t) => [
     primaryKey({ columns: [t.catId, t.userId] }),
     // A person's cats, read from the index alone: the cats lists ask for them on every request (the cats
-    // a viewer sees otherwise than a stranger, cats.repository.ts), and ON DELETE of users uses it too.
+    // a viewer sees otherwise than a stranger, cats-nearest.repository.ts), and ON DELETE of users uses it too.
     index('cat_caretakers_user_idx').on(t.userId, t.catId),
   ],
 );

@@ -96,13 +96,13 @@ export const posts = pgTable(
     index('posts_cat_timeline_idx')
       .on(t.catId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.catId} is not null`),
-    // 'Which cat is this?' (issue 26; cats.repository.ts › recentSightingsInBox): live located sightings
+    // 'Which cat is this?' (issue 26; cat-suggestions.repository.ts › recentSightingsInBox): live located sightings
     // by place. A box is a range of latitude with the longitude and the date checked in the index, so
     // the table is read only for the last 90 days' sightings in the box.
     index('posts_cat_sightings_place_idx')
       .on(t.latitude, t.longitude, t.createdAt, t.showLocation, t.userId, t.catId, t.id)
       .where(sql`${t.catId} is not null and ${t.deletedAt} is null and ${t.latitude} is not null`),
-    // The cats someone took live pictures of (cats.repository.ts › catsSeenOtherwiseNear: the cats whose
+    // The cats someone took live pictures of (cats-nearest.repository.ts › catsSeenOtherwiseNear: the cats whose
     // newest sighting may differ for them from a stranger's).
     index('posts_user_cats_idx')
       .on(t.userId, t.catId)

@@ -7,13 +7,9 @@ import { ConfigError, loadConfig, type Config } from '../../config.ts';
 import { openDatabase } from '../../db/client.ts';
 import { keepDataPrivate } from '../../lib/private-files.ts';
 import { createStorage } from '../../media/create-storage.ts';
-import {
-  BackupError,
-  finishBackup,
-  restoreBackup,
-  writeBackup,
-  type BackupSummary,
-} from './backup.service.ts';
+import { BackupError } from './backup-error.ts';
+import { finishBackup, writeBackup, type BackupSummary } from './backup.service.ts';
+import { restoreBackup } from './restore.service.ts';
 import { listenForBackups, probeSocket, requestBackup, socketPath } from './backup-socket.ts';
 
 /**

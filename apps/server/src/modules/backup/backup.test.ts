@@ -25,13 +25,8 @@ import { S3Storage } from '../../media/s3-storage.ts';
 import type { MediaStorage } from '../../media/storage.ts';
 import * as repo from './backup.repository.ts';
 import { runDeferredDeletions } from './deferred-deletions.ts';
-import {
-  finishBackup,
-  restoreBackup,
-  writeBackup,
-  type BackupSummary,
-  type RestoreTarget,
-} from './backup.service.ts';
+import { finishBackup, writeBackup, type BackupSummary } from './backup.service.ts';
+import { restoreBackup, type RestoreTarget } from './restore.service.ts';
 
 /**
  * Backups under write load and restores (issue 29), on PGlite and, with TEST_DATABASE_URL, PostgreSQL.

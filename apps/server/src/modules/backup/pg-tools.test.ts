@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BackupError, toolMajor } from './backup.service.ts';
+import { BackupError } from './backup-error.ts';
+import { toolMajor } from './pg-tools.ts';
 
 /** PostgreSQL backups use the machine's pg_dump and pg_restore: their absence is said plainly. */
 describe('PostgreSQL client tools', () => {

@@ -7,7 +7,7 @@ import { createCat, createPost, createUser, type CreatedUser } from '../../../te
 
 /**
  * cat_places (migration 0032): where a stranger would place each cat, its newest sighting anyone may
- * see, kept by triggers. The list nearest first reads its cats from it (cats.repository.ts ›
+ * see, kept by triggers. The list nearest first reads its cats from it (cats-nearest.repository.ts ›
  * catsPlacedNearest), so a row that lags behind a change would leave a cat out of the list. Every
  * change that can move a stranger's newest sighting is made here and the row read back.
  */

@@ -12,8 +12,8 @@ import { locationCell } from '../location/location-grid.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-app.ts';
 import { authHeader, createCat, createPost, createUser, type CreatedUser } from '../../../test/factories.ts';
 import { rowsOf } from '../../db/raw-results.ts';
-import { SUGGESTION_SIGHTINGS_MAX, sightingsInBoxQuery } from './cats.repository.ts';
-import { suggestionBoxes } from './cats.service.ts';
+import { SUGGESTION_SIGHTINGS_MAX, sightingsInBoxQuery } from './cat-suggestions.repository.ts';
+import { suggestionBoxes } from './cat-suggestions.service.ts';
 
 type Point = { latitude: number; longitude: number };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { metresBetween } from '../visibility/cat-place.ts';
-import { beyondInMetres } from './cats.service.ts';
+import { beyondInMetres } from './cats-list.service.ts';
 
 /** GiST's `<->` on point(longitude, latitude): the distance on the plane of degrees. */
 const planeDegrees = (a: { latitude: number; longitude: number }, b: typeof a) =>
@@ -8,7 +8,7 @@ const planeDegrees = (a: { latitude: number; longitude: number }, b: typeof a) =
 
 /**
  * The near list reads cats nearest first in degrees and stops once the unread ones must lie farther in
- * metres than its page reaches (cats.service.ts › placedNear). A wrong 'true' here would leave a near
+ * metres than its page reaches (cats-list.service.ts › placedNear). A wrong 'true' here would leave a near
  * cat out of the list; a wrong 'false' only costs another read.
  */
 describe('beyondInMetres', () => {

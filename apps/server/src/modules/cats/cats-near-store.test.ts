@@ -7,7 +7,7 @@ import { authHeader, createCat, createPost, createUser, type CreatedUser } from 
 import { blocks, catCaretakers, cats, hiddenPosts, posts, users } from '../../db/schema/index.ts';
 import { approximateLocation } from '../location/location-grid.ts';
 import { metresBetween } from '../visibility/cat-place.ts';
-import { listCats } from './cats.service.ts';
+import { listCats } from './cats-list.service.ts';
 
 /**
  * The near list's first page comes from per-process caches (cats-near-store.ts), kept fresh by

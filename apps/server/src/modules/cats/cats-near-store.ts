@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { sightingPlace } from '../visibility/cat-place.ts';
-import type { CatListRow } from './cats.repository.ts';
+import type { CatListRow } from './cats-list.repository.ts';
 import {
   NOBODY,
   exceptionRows,
@@ -48,7 +48,7 @@ interface Kept<T> {
 }
 
 /**
- * One process's caches for the near list's first page (cats.service.ts › nearestCats): the places
+ * One process's caches for the near list's first page (cats-list.service.ts › nearestCats): the places
  * strangers see of the cats of cat_places (StrangerPlaces), each cat's page row as a stranger sees it,
  * and per viewer the cats they see otherwise (their exceptions) with their rows. As the explore map's
  * store (map-store.ts), each request first reads the change log (migration 0041's triggers, one short

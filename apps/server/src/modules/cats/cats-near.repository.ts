@@ -4,12 +4,12 @@ import { preparedSql } from '../../db/prepared.ts';
 import { rowsOf, toBoolean, toDate, type RawRow } from '../../db/raw-results.ts';
 import { usersBlockedWith } from '../visibility/visibility.ts';
 import {
-  catsSeenOtherwiseBy,
   catsWithNewestSighting,
   toListRow,
   withCoverAndMissing,
   type CatListRow,
-} from './cats.repository.ts';
+} from './cats-list.repository.ts';
+import { catsSeenOtherwiseBy } from './cats-nearest.repository.ts';
 import { alertShownTo } from '../visibility/alert-visibility.ts';
 
 /**
@@ -155,7 +155,7 @@ const strangerRowsStatement = preparedSql(
 
 /**
  * The cats this viewer may see otherwise than a stranger, each as every list reads it for them (rank 0):
- * the near list's exceptions, which it places the long way (cats.service.ts › nearestCats). Besides
+ * the near list's exceptions, which it places the long way (cats-list.service.ts › nearestCats). Besides
  * catsSeenOtherwiseBy's four kinds, the cats whose place in cat_places is shared with one of the
  * viewer's groups (they see its spot exactly) and those with an alert raised by someone the viewer
  * shares a block with (not 'Missing' for them): everything else of a cat the viewer sees as a stranger

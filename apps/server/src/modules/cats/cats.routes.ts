@@ -28,6 +28,9 @@ import {
 import { assertNotDemo, caller, requireAuth } from '../../plugins/auth.ts';
 import { CatsNearStore } from './cats-near-store.ts';
 import * as cats from './cats.service.ts';
+import { listCats } from './cats-list.service.ts';
+import { listSightings, sightingsMap } from './cat-sightings.service.ts';
+import { suggestCats } from './cat-suggestions.service.ts';
 
 const security = [{ bearer: [] }];
 const tags = ['cats'];
@@ -96,7 +99,7 @@ export const catsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: catsResponseSchema, ...errors },
       },
     },
-    async (request) => cats.listCats(deps, caller(request), request.query),
+    async (request) => listCats(deps, caller(request), request.query),
   );
 
   app.get(
@@ -114,7 +117,7 @@ export const catsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: catSuggestionsResponseSchema, ...errors },
       },
     },
-    async (request) => cats.suggestCats(deps, caller(request), request.query.near),
+    async (request) => suggestCats(deps, caller(request), request.query.near),
   );
 
   app.get(
@@ -165,7 +168,7 @@ export const catsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: catSightingsResponseSchema, ...errors },
       },
     },
-    async (request) => cats.listSightings(deps, caller(request), request.params.catId, request.query.cursor),
+    async (request) => listSightings(deps, caller(request), request.params.catId, request.query.cursor),
   );
 
   app.get(
@@ -181,7 +184,7 @@ export const catsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: catMapResponseSchema, ...errors },
       },
     },
-    async (request) => cats.sightingsMap(deps, caller(request), request.params.catId),
+    async (request) => sightingsMap(deps, caller(request), request.params.catId),
   );
 
   app.put(

@@ -10,7 +10,7 @@ import { PRIVATE_FILE_MODE } from '../../lib/private-files.ts';
 import { variantKey } from '../../media/urls.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { isCaretaker } from '../cats/cats.repository.ts';
-import { reportsOfAlert, usersVisibleTo } from '../cats/missing/missing.repository.ts';
+import { reportsOfAlert, usersVisibleTo } from '../cats/missing/missing-reports.repository.ts';
 import { reportPlace } from '../cats/missing/missing.service.ts';
 import * as repo from './data-export.repository.ts';
 import * as moderation from '../moderation/appeals.repository.ts';

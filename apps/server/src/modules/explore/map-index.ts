@@ -1,3 +1,6 @@
+/* eslint-disable max-lines -- One structure: the projection, the Morton codes, the exclusions and the
+   queries all work on the same cell arithmetic and the index's private arrays; apart, each would export
+   what only the others may touch. */
 import { LRUCache } from 'lru-cache';
 import { MAP_MAX_ZOOM, type MapViewport } from '@cats/contracts';
 

@@ -11,7 +11,7 @@ import { badRequest, forbidden, notFound } from '../../lib/http-errors.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { findPostAccess } from '../visibility/post-access.ts';
 import { getPostView, type PostViewOptions } from './post-view.ts';
-import { earlierVersions, editOwnPost, type PostEdit } from './posts.repository.ts';
+import { earlierVersions, editOwnPost, type PostEdit } from './post-edits.repository.ts';
 
 export interface EditDeps extends PostViewOptions {
   db: Database;

@@ -1,18 +1,13 @@
-import { and, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+/**
+ * The listings' selection of visible posts (feed, profiles, explore, groups, a cat's sightings, single
+ * posts), and the visible-user check a profile's listing starts with.
+ */
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { isUuid } from '@cats/contracts';
-import type { Database, Executor } from '../../db/client.ts';
+import type { Executor } from '../../db/client.ts';
 import { preparedPerDatabase } from '../../db/prepared.ts';
-import { rowsOf, splitIds } from '../../db/raw-results.ts';
-import {
-  catCaretakers,
-  cats,
-  groupMembers,
-  hiddenPosts,
-  postGroups,
-  postVersions,
-  posts,
-  users,
-} from '../../db/schema/index.ts';
+import { splitIds } from '../../db/raw-results.ts';
+import { catCaretakers, cats, hiddenPosts, posts, users } from '../../db/schema/index.ts';
 import { catMissingFor } from '../visibility/alert-visibility.ts';
 import {
   commentShownTo,
@@ -95,7 +90,7 @@ export interface PostViewRow {
   viewerCaresForCat: boolean;
   /** The author cares for the linked household cat (cat-place.ts › hiddenByHome); false for others. */
   authorCaresForCat: boolean;
-  /** That cat has an open alert the viewer may see (missing.repository.ts, catMissingFor). */
+  /** That cat has an open alert the viewer may see (visibility/alert-visibility.ts, catMissingFor). */
   linkedCatMissing: boolean;
   /** Issue 27: 'pending_review' reaches only its author (the query leaves it out for anyone else). */
   moderation: string | null;
@@ -419,219 +414,4 @@ export async function findVisibleUser(db: Executor, userId: string, viewerId: st
     .from(users)
     .where(and(eq(users.id, userId), notBlockedWith(viewerId, users.id)));
   return row ?? null;
-}
-
-export type NewPost = typeof posts.$inferInsert;
-
-export async function insertPost(db: Executor, values: NewPost): Promise<{ id: string }> {
-  const [row] = await db.insert(posts).values(values).returning({ id: posts.id });
-  if (!row) throw new Error('insert returned no row');
-  return row;
-}
-
-/**
- * Shares a new post with those of the given groups its author belongs to; others are left out. The
- * membership is read and referenced in the same statement (post_groups_membership_fk): a removal
- * committed meanwhile makes it fail with that constraint rather than leave a share behind.
- */
-export async function shareWithMemberGroups(
-  db: Executor,
-  postId: string,
-  userId: string,
-  groupIds: readonly string[],
-): Promise<void> {
-  if (groupIds.length === 0) return;
-  await db.execute(sql`insert into ${postGroups} (post_id, group_id, user_id)
-    select ${postId}, gm.group_id, gm.user_id from ${groupMembers} gm
-    where gm.user_id = ${userId} and gm.group_id = any(${sql.param([...groupIds])}::uuid[])
-    on conflict do nothing`);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The trash (issue 24)
-// ---------------------------------------------------------------------------------------------------
-
-/** Moves the owner's live post to their trash; null when it is not theirs, unknown or already there. */
-export async function trashPost(
-  db: Executor,
-  postId: string,
-  ownerId: string,
-  now: Date,
-): Promise<{ id: string; deletedAt: Date } | null> {
-  const [row] = await db
-    .update(posts)
-    .set({ deletedAt: now })
-    .where(and(eq(posts.id, postId), eq(posts.userId, ownerId), isNull(posts.deletedAt)))
-    .returning({ id: posts.id, deletedAt: posts.deletedAt });
-  return row?.deletedAt ? { id: row.id, deletedAt: row.deletedAt } : null;
-}
-
-/** Takes the post out of its owner's trash, as it was; false when it is not in their trash. */
-export async function restorePost(db: Executor, postId: string, ownerId: string): Promise<boolean> {
-  const rows = await db
-    .update(posts)
-    .set({ deletedAt: null })
-    .where(and(eq(posts.id, postId), eq(posts.userId, ownerId), isNotNull(posts.deletedAt)))
-    .returning({ id: posts.id });
-  return rows.length > 0;
-}
-
-/** The owner's trashed posts with when each was deleted, newest deletion first (posts_user_trash_idx). */
-export async function trashedPostIds(
-  db: Executor,
-  ownerId: string,
-  limit: number,
-): Promise<{ id: string; deletedAt: Date }[]> {
-  const rows = await db
-    .select({ id: posts.id, deletedAt: posts.deletedAt })
-    .from(posts)
-    .where(and(eq(posts.userId, ownerId), isNotNull(posts.deletedAt)))
-    .orderBy(desc(posts.deletedAt), desc(posts.id))
-    .limit(limit);
-  return rows.flatMap((r) => (r.deletedAt ? [{ id: r.id, deletedAt: r.deletedAt }] : []));
-}
-
-/**
- * Deletes up to `limit` posts trashed before `cutoff` (likes, comments, hides and group shares cascade)
- * and returns their media prefixes. SKIP LOCKED: instances sweeping at once take different rows, and a
- * row one of them deleted is simply gone for the others.
- */
-export async function purgeTrashedBefore(db: Executor, cutoff: Date, limit: number): Promise<string[]> {
-  const rows = rowsOf(
-    await db.execute(sql`delete from ${posts} where ${posts.id} in (
-        select p.id from ${posts} p where p.deleted_at is not null and p.deleted_at < ${cutoff.toISOString()}::timestamptz
-        order by p.deleted_at limit ${limit} for update skip locked)
-      returning ${posts.mediaKey} as media_key`),
-  );
-  return rows.map((row) => String(row.media_key));
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Edits and their history (issue 24)
-// ---------------------------------------------------------------------------------------------------
-
-export interface PostText {
-  caption: string;
-  catName: string | null;
-  altText: string | null;
-}
-
-/** Where the picture was taken, as the owner sets it in an edit; null removes it. */
-export type PostPlace = { latitude: number; longitude: number } | null;
-
-export interface PostEdit extends Partial<PostText> {
-  /** Left out: the location stays as it is. */
-  location?: PostPlace;
-}
-
-/**
- * exifData without the photo's own GPS (the Spot screen sends it there too). It is never served, but a
- * place the owner removed or corrected should be gone from the database, not kept in a copy.
- */
-const GPS_KEY = /^(latitude|longitude|gps)/i;
-function withoutGps(exifData: string | null): string | null {
-  if (exifData === null) return null;
-  try {
-    const parsed: unknown = JSON.parse(exifData);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return exifData;
-    return JSON.stringify(Object.fromEntries(Object.entries(parsed).filter(([key]) => !GPS_KEY.test(key))));
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Applies the owner's edit to their live post, in one transaction: the post row is locked first, so
- * two edits at once number their versions one after the other. A change of text keeps the version it
- * replaces and marks the post edited; a change of place moves the post (the explore map's change log
- * follows from the row's trigger, in the same transaction) without a version: the history is read by
- * everyone who sees the post and may never hold an exact place. Removing the place also switches the
- * location off, so that a place set later is shown only when the owner switches it on again.
- * 'unchanged' when the edit changes nothing (no version is stored), null when the post is not the
- * owner's live post.
- */
-export async function editOwnPost(
-  db: Database,
-  postId: string,
-  ownerId: string,
-  changes: PostEdit,
-  now: Date,
-): Promise<'edited' | 'unchanged' | null> {
-  return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({
-        caption: posts.caption,
-        catName: posts.catName,
-        altText: posts.altText,
-        latitude: posts.latitude,
-        longitude: posts.longitude,
-        exifData: posts.exifData,
-        createdAt: posts.createdAt,
-        editedAt: posts.editedAt,
-      })
-      .from(posts)
-      .where(and(eq(posts.id, postId), eq(posts.userId, ownerId), isNull(posts.deletedAt)))
-      .for('update');
-    if (!current) return null;
-    const next: PostText = {
-      caption: changes.caption ?? current.caption,
-      catName: changes.catName === undefined ? current.catName : changes.catName,
-      altText: changes.altText === undefined ? current.altText : changes.altText,
-    };
-    const textChanged =
-      next.caption !== current.caption ||
-      next.catName !== current.catName ||
-      next.altText !== current.altText;
-    const place = changes.location;
-    const placeChanged =
-      place !== undefined &&
-      (place === null
-        ? current.latitude !== null
-        : place.latitude !== current.latitude || place.longitude !== current.longitude);
-    if (!textChanged && !placeChanged) return 'unchanged';
-    if (textChanged) {
-      const [last] = await tx
-        .select({ version: sql<number>`coalesce(max(${postVersions.version}), 0)`.mapWith(Number) })
-        .from(postVersions)
-        .where(eq(postVersions.postId, postId));
-      await tx.insert(postVersions).values({
-        postId,
-        version: (last?.version ?? 0) + 1,
-        caption: current.caption,
-        catName: current.catName,
-        altText: current.altText,
-        createdAt: current.editedAt ?? current.createdAt,
-      });
-    }
-    await tx
-      .update(posts)
-      .set({
-        ...(textChanged ? { ...next, editedAt: now } : {}),
-        ...(placeChanged
-          ? {
-              latitude: place?.latitude ?? null,
-              longitude: place?.longitude ?? null,
-              exifData: withoutGps(current.exifData),
-              ...(place === null ? { showLocation: false } : {}),
-            }
-          : {}),
-      })
-      .where(eq(posts.id, postId));
-    return 'edited';
-  });
-}
-
-/** The post's earlier versions, newest first (the current one is the post row itself). */
-export async function earlierVersions(db: Executor, postId: string) {
-  return db
-    .select({
-      version: postVersions.version,
-      caption: postVersions.caption,
-      catName: postVersions.catName,
-      altText: postVersions.altText,
-      createdAt: postVersions.createdAt,
-    })
-    .from(postVersions)
-    .where(eq(postVersions.postId, postId))
-    .orderBy(desc(postVersions.version));
 }

@@ -20,7 +20,7 @@ import type { AuthContext } from '../../plugins/auth.ts';
 import { getPostView } from './post-view.ts';
 import { POST_CAT_FK, SHARE_NEEDS_MEMBERSHIP, violatesConstraint } from '../../lib/db-errors.ts';
 import type { EventBus } from '../../events/events.ts';
-import { insertPost, shareWithMemberGroups, type NewPost } from './posts.repository.ts';
+import { insertPost, shareWithMemberGroups, type NewPost } from './post-creation.repository.ts';
 import { claimKey, findKeyedPost } from './idempotency-keys.repository.ts';
 
 export const POST_CREATED_MESSAGE = 'Post created';

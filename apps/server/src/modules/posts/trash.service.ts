@@ -15,7 +15,8 @@ import type { MediaStorage } from '../../media/storage.ts';
 import type { AuthContext } from '../../plugins/auth.ts';
 import { findPostAccess } from '../visibility/post-access.ts';
 import { getPostView, toPostView, type PostViewOptions } from './post-view.ts';
-import * as repo from './posts.repository.ts';
+import * as repo from './post-trash.repository.ts';
+import { selectVisiblePosts } from './posts.repository.ts';
 import { DAY_MS } from '../../lib/durations.ts';
 
 const TRASH_MS = TRASH_DAYS * DAY_MS;
@@ -64,7 +65,7 @@ export async function deletePost(
 export async function listTrash(deps: TrashDeps, viewer: AuthContext): Promise<TrashResponse> {
   const entries = await repo.trashedPostIds(deps.db, viewer.userId, TRASH_LIST_MAX);
   if (entries.length === 0) return { posts: [] };
-  const rows = await repo.selectVisiblePosts(
+  const rows = await selectVisiblePosts(
     deps.db,
     viewer.userId,
     { postIds: entries.map((e) => e.id), trashed: true },

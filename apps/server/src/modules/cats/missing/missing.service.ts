@@ -27,6 +27,7 @@ import { locationFor } from '../../location/location-rule.ts';
 import { imageVariantUrls } from '../../posts/post-view.ts';
 import * as cats from '../cats.repository.ts';
 import * as repo from './missing.repository.ts';
+import * as reports from './missing-reports.repository.ts';
 import { DAY_MS } from '../../../lib/durations.ts';
 
 /** One open alert per cat (missing_alerts_open_cat_idx): a second raise at the same moment loses here. */
@@ -103,7 +104,7 @@ function toAlertView(deps: MissingDeps, viewer: AuthContext, row: repo.AlertView
 async function alertView(deps: MissingDeps, viewer: AuthContext, row: repo.AlertRow): Promise<MissingAlert> {
   const [covers, raisers] = await Promise.all([
     repo.coversFor(deps.db, [row.catId], viewer.userId),
-    repo.usersVisibleTo(deps.db, row.raisedBy ? [row.raisedBy] : [], viewer.userId),
+    reports.usersVisibleTo(deps.db, row.raisedBy ? [row.raisedBy] : [], viewer.userId),
   ]);
   return toAlertView(deps, viewer, {
     ...row,
@@ -316,7 +317,7 @@ export async function reportSighting(
   const report = await deps.db.transaction(async (tx) => {
     const alert = await repo.shownAlertOfCat(tx, cat.id, viewer.userId);
     if (!alert) throw notFound(MISSING_MESSAGES.notMissing);
-    return repo.insertReport(tx, {
+    return reports.insertReport(tx, {
       alertId: alert.id,
       reporterId: viewer.userId,
       seenAt: new Date(Math.min(Date.parse(body.seenAt), Date.now())),
@@ -325,7 +326,7 @@ export async function reportSighting(
       note: body.note ?? '',
     });
   });
-  const [me] = [...(await repo.usersVisibleTo(deps.db, [viewer.userId], viewer.userId)).values()];
+  const [me] = [...(await reports.usersVisibleTo(deps.db, [viewer.userId], viewer.userId)).values()];
   // The reporter is answered with what they sent: the place is theirs.
   return {
     _id: report.id,
@@ -343,7 +344,7 @@ export async function reportSighting(
  * Where a caretaker is shown a report of their alert (the list below, and their data export): one sent
  * to them exactly (the reporter sent the place to them), a photo as its post places it for them.
  */
-export function reportPlace(viewer: AuthContext, row: repo.ReportRow): ShownPlace | null {
+export function reportPlace(viewer: AuthContext, row: reports.ReportRow): ShownPlace | null {
   if (row.post) {
     const shown = locationFor(viewer, { ...row.post, userId: row.reporterId, ...coordinates(row) });
     if (shown.latitude === null || shown.longitude === null || !shown.locationPrecision) return null;
@@ -369,8 +370,8 @@ export async function listReports(
   const cat = await requireCaretaker(deps.db, viewer, catId);
   const alert = await repo.latestAlertOfCat(deps.db, cat.id);
   if (!alert) return { reports: [] };
-  const rows = await repo.reportsOfAlert(deps.db, alert, viewer.userId, MISSING_REPORTS_MAX);
-  const reporters = await repo.usersVisibleTo(
+  const rows = await reports.reportsOfAlert(deps.db, alert, viewer.userId, MISSING_REPORTS_MAX);
+  const reporters = await reports.usersVisibleTo(
     deps.db,
     rows.map((r) => r.reporterId),
     viewer.userId,
@@ -404,4 +405,4 @@ export async function listReports(
   };
 }
 
-const coordinates = (row: repo.ReportRow) => ({ latitude: row.latitude, longitude: row.longitude });
+const coordinates = (row: reports.ReportRow) => ({ latitude: row.latitude, longitude: row.longitude });
