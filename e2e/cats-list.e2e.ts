@@ -74,7 +74,9 @@ describe('the cats list', () => {
       await page.getByRole('link', { name: 'All cats' }).click();
       await page.waitForURL('**/cats');
       await page.getByRole('heading', { name: 'Neighbourhood cats' }).waitFor();
-      expect(await page.getByLabel('Order').inputValue()).toBe('home');
+      // The order is chosen once the member's places are known; until then the field is disabled.
+      const order = page.getByLabel('Order');
+      await expect.poll(async () => (await order.isEnabled()) && (await order.inputValue())).toBe('home');
       await expect
         .poll(async () => (await names(page)).slice(0, 4))
         .toEqual(['Zafiro', 'Zarzamora', 'Brisa', 'Lirio']);
@@ -108,8 +110,9 @@ describe('the cats list', () => {
     await catAt(neighbour, 'Quinoa', 12, AWAY);
     const page = await signedIn(member, PHONE, '/cats');
     // No home area and no picture of their own: the most recently seen first.
-    expect(await page.getByLabel('Order').inputValue()).toBe('recent');
-    await page.getByLabel('Order').selectOption('here');
+    const order = page.getByLabel('Order');
+    await expect.poll(async () => (await order.isEnabled()) && (await order.inputValue())).toBe('recent');
+    await order.selectOption('here');
     // The browser puts them 12.2 km north of AWAY: Quinoa is the nearest there, then Quimera.
     await expect.poll(async () => (await names(page)).slice(0, 2)).toEqual(['Quinoa', 'Quimera']);
     await page.context().close();
