@@ -219,7 +219,16 @@ export type ColourScheme = 'light' | 'dark';
  * dark-mode runs.
  */
 export async function launchLighthouseBrowser(
-  opts: { colorScheme?: ColourScheme; language?: PageLanguage } = {},
+  opts: {
+    colorScheme?: ColourScheme;
+    language?: PageLanguage;
+    /**
+     * Benchmark indexes an earlier browser measured on this machine: the first run calibrates from
+     * them instead of being a run of its own thrown away (the index is the machine's, not the
+     * browser's colour scheme or language).
+     */
+    calibratedBy?: readonly number[];
+  } = {},
 ): Promise<LighthouseBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'cats-lighthouse-'));
   const flags = [...CHROME_FLAGS];
@@ -236,7 +245,7 @@ export async function launchLighthouseBrowser(
     port: chrome.port,
     browser: await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`),
     colorScheme: opts.colorScheme ?? 'light',
-    benchmarkIndexes: [],
+    benchmarkIndexes: [...(opts.calibratedBy ?? [])],
     close: async () => {
       await lh.browser.close().catch(() => undefined);
       chrome.kill();
@@ -427,9 +436,13 @@ export async function lighthouseAll(
   opts: { runs?: number; log?: (line: string) => void } = {},
 ): Promise<Record<string, LighthouseScores>> {
   const scores: Record<string, LighthouseScores> = {};
+  const calibration: number[] = [];
   for (const language of LIGHTHOUSE_LANGUAGES) {
     for (const colorScheme of LIGHTHOUSE_SCHEMES) {
-      Object.assign(scores, await lighthouseScheme(baseUrl, user, colorScheme, language, opts));
+      Object.assign(
+        scores,
+        await lighthouseScheme(baseUrl, user, colorScheme, language, { ...opts, calibration }),
+      );
     }
   }
   return scores;
@@ -440,9 +453,14 @@ async function lighthouseScheme(
   user: { email: string; password: string },
   colorScheme: ColourScheme,
   language: PageLanguage,
-  opts: { runs?: number; log?: (line: string) => void },
+  opts: {
+    runs?: number;
+    log?: (line: string) => void;
+    /** The machine's benchmark indexes so far: read to calibrate, and added to. */
+    calibration: number[];
+  },
 ): Promise<Record<string, LighthouseScores>> {
-  const lh = await launchLighthouseBrowser({ colorScheme, language });
+  const lh = await launchLighthouseBrowser({ colorScheme, language, calibratedBy: opts.calibration });
   try {
     await lighthouseLogin(lh, baseUrl, user);
     const scores: Record<string, LighthouseScores> = {};
@@ -467,6 +485,7 @@ async function lighthouseScheme(
     }
     return scores;
   } finally {
+    opts.calibration.splice(0, opts.calibration.length, ...lh.benchmarkIndexes);
     await lh.close();
   }
 }
