@@ -40,6 +40,15 @@ describe('the cats list', () => {
     return cat._id;
   }
 
+  /**
+   * The order the list settled on: the field is disabled, showing its fallback, until the member's
+   * places are known, so its value counts only once it is enabled (false until then).
+   */
+  const chosenOrder = async (page: Page) => {
+    const order = page.getByLabel('Order');
+    return (await order.isEnabled()) && (await order.inputValue());
+  };
+
   /** The names of the list's cats, in its order. */
   const names = (page: Page) =>
     page.getByRole('list', { name: 'Cats' }).locator('.cats-page__name').allTextContents();
@@ -74,9 +83,7 @@ describe('the cats list', () => {
       await page.getByRole('link', { name: 'All cats' }).click();
       await page.waitForURL('**/cats');
       await page.getByRole('heading', { name: 'Neighbourhood cats' }).waitFor();
-      // The order is chosen once the member's places are known; until then the field is disabled.
-      const order = page.getByLabel('Order');
-      await expect.poll(async () => (await order.isEnabled()) && (await order.inputValue())).toBe('home');
+      await expect.poll(() => chosenOrder(page)).toBe('home');
       await expect
         .poll(async () => (await names(page)).slice(0, 4))
         .toEqual(['Zafiro', 'Zarzamora', 'Brisa', 'Lirio']);
@@ -110,9 +117,8 @@ describe('the cats list', () => {
     await catAt(neighbour, 'Quinoa', 12, AWAY);
     const page = await signedIn(member, PHONE, '/cats');
     // No home area and no picture of their own: the most recently seen first.
-    const order = page.getByLabel('Order');
-    await expect.poll(async () => (await order.isEnabled()) && (await order.inputValue())).toBe('recent');
-    await order.selectOption('here');
+    await expect.poll(() => chosenOrder(page)).toBe('recent');
+    await page.getByLabel('Order').selectOption('here');
     // The browser puts them 12.2 km north of AWAY: Quinoa is the nearest there, then Quimera.
     await expect.poll(async () => (await names(page)).slice(0, 2)).toEqual(['Quinoa', 'Quimera']);
     await page.context().close();

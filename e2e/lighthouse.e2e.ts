@@ -63,11 +63,8 @@ describe('Lighthouse', () => {
         { colorScheme: 'dark', language: 'en', pages: ['/'] },
         { colorScheme: 'light', language: 'es', pages: ['/'] },
       ];
-      // The machine's benchmark indexes, measured by the first browser: the later ones calibrate from
-      // them rather than spend a run of their own on it (two runs of six).
-      const calibration: number[] = [];
       for (const { colorScheme, language, pages } of runs) {
-        const lh = await launchLighthouseBrowser({ colorScheme, language, calibratedBy: calibration });
+        const lh = await launchLighthouseBrowser({ colorScheme, language });
         try {
           await lighthouseLogin(lh, server.url, member);
           for (const path of pages) {
@@ -103,7 +100,6 @@ describe('Lighthouse', () => {
               console.log(`The busiest processes after ${key}:\n${busiestProcesses()}`);
           }
         } finally {
-          calibration.splice(0, calibration.length, ...lh.benchmarkIndexes);
           await lh.close();
         }
       }

@@ -123,9 +123,14 @@ interface LighthouseBrowser {
   browser: Browser;
   colorScheme: ColourScheme;
   close(): Promise<void>;
-  /** Every benchmark index Lighthouse measured in this browser so far (runLighthouse calibrates from them). */
-  benchmarkIndexes: number[];
 }
+
+/**
+ * Every benchmark index Lighthouse has measured in this process (runLighthouse calibrates from them).
+ * The index is the machine's, not a browser's: a dark or Spanish browser launched after the first one
+ * calibrates from what that one measured instead of spending a run of its own on it.
+ */
+const machineBenchmarkIndexes: number[] = [];
 
 /**
  * Lighthouse's benchmark index of a machine against the CPU slowdown that makes it the phone Lighthouse
@@ -219,16 +224,7 @@ export type ColourScheme = 'light' | 'dark';
  * dark-mode runs.
  */
 export async function launchLighthouseBrowser(
-  opts: {
-    colorScheme?: ColourScheme;
-    language?: PageLanguage;
-    /**
-     * Benchmark indexes an earlier browser measured on this machine: the first run calibrates from
-     * them instead of being a run of its own thrown away (the index is the machine's, not the
-     * browser's colour scheme or language).
-     */
-    calibratedBy?: readonly number[];
-  } = {},
+  opts: { colorScheme?: ColourScheme; language?: PageLanguage } = {},
 ): Promise<LighthouseBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'cats-lighthouse-'));
   const flags = [...CHROME_FLAGS];
@@ -245,7 +241,6 @@ export async function launchLighthouseBrowser(
     port: chrome.port,
     browser: await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`),
     colorScheme: opts.colorScheme ?? 'light',
-    benchmarkIndexes: [...(opts.calibratedBy ?? [])],
     close: async () => {
       await lh.browser.close().catch(() => undefined);
       chrome.kill();
@@ -261,15 +256,15 @@ export async function launchLighthouseBrowser(
  * storage, so a signed-in person's page is measured; the HTTP cache is emptied before every run either
  * way, so each is a cold load.
  *
- * The slowdown comes from the median benchmark index of the runs before in the same browser; the first
- * run in a browser is a throwaway that only measures the machine.
+ * The slowdown comes from the median benchmark index of the runs before in this process; the first
+ * run of the process is a throwaway that only measures the machine.
  */
 export async function runLighthouse(
   lh: LighthouseBrowser,
   url: string,
   opts: { keepSession: boolean },
 ): Promise<LighthouseScores> {
-  if (lh.benchmarkIndexes.length === 0) await runRetrying(lh, url, opts);
+  if (machineBenchmarkIndexes.length === 0) await runRetrying(lh, url, opts);
   return runRetrying(lh, url, opts);
 }
 
@@ -278,13 +273,13 @@ async function runRetrying(
   url: string,
   opts: { keepSession: boolean },
 ): Promise<LighthouseScores> {
-  const cpuSlowdown = lh.benchmarkIndexes.length ? cpuSlowdownFor(median(lh.benchmarkIndexes)) : 4;
+  const cpuSlowdown = machineBenchmarkIndexes.length ? cpuSlowdownFor(median(machineBenchmarkIndexes)) : 4;
   // A trace that fails to record (NO_NAVSTART, NO_FCP on a starved machine) is Lighthouse's problem,
   // not the page's: try again, up to three times.
   for (let attempt = 1; ; attempt += 1) {
     try {
       const scores = await lighthouseOnce(lh, url, { ...opts, cpuSlowdown });
-      lh.benchmarkIndexes.push(scores.benchmarkIndex);
+      machineBenchmarkIndexes.push(scores.benchmarkIndex);
       return scores;
     } catch (err) {
       if (attempt >= 3 || !(err instanceof LighthouseRuntimeError)) throw err;
@@ -436,13 +431,9 @@ export async function lighthouseAll(
   opts: { runs?: number; log?: (line: string) => void } = {},
 ): Promise<Record<string, LighthouseScores>> {
   const scores: Record<string, LighthouseScores> = {};
-  const calibration: number[] = [];
   for (const language of LIGHTHOUSE_LANGUAGES) {
     for (const colorScheme of LIGHTHOUSE_SCHEMES) {
-      Object.assign(
-        scores,
-        await lighthouseScheme(baseUrl, user, colorScheme, language, { ...opts, calibration }),
-      );
+      Object.assign(scores, await lighthouseScheme(baseUrl, user, colorScheme, language, opts));
     }
   }
   return scores;
@@ -453,14 +444,9 @@ async function lighthouseScheme(
   user: { email: string; password: string },
   colorScheme: ColourScheme,
   language: PageLanguage,
-  opts: {
-    runs?: number;
-    log?: (line: string) => void;
-    /** The machine's benchmark indexes so far: read to calibrate, and added to. */
-    calibration: number[];
-  },
+  opts: { runs?: number; log?: (line: string) => void },
 ): Promise<Record<string, LighthouseScores>> {
-  const lh = await launchLighthouseBrowser({ colorScheme, language, calibratedBy: opts.calibration });
+  const lh = await launchLighthouseBrowser({ colorScheme, language });
   try {
     await lighthouseLogin(lh, baseUrl, user);
     const scores: Record<string, LighthouseScores> = {};
@@ -485,7 +471,6 @@ async function lighthouseScheme(
     }
     return scores;
   } finally {
-    opts.calibration.splice(0, opts.calibration.length, ...lh.benchmarkIndexes);
     await lh.close();
   }
 }

@@ -1617,14 +1617,15 @@ describe('authorisation matrix', () => {
         const spec = row.expect[who]!;
         const cell: Cell = typeof spec === 'number' ? { status: spec } : spec;
         const request = await scene.request(STAFF.includes(who as Staff) ? 'other' : (who as Who));
-        // What is checked after the answer decides what is read before it: the whole database and the
-        // media for a refusal, the owner's rows for another's allowed call, nothing for the owner.
-        const expectedWrites: Writes = cell.writes ?? (cell.status >= 400 ? 'none' : 'own');
+        // What a caller other than the owner may change, as the expected answer says (an answer other
+        // than the expected one is a problem already); the owner's own writes are not checked. It decides
+        // what is read before the call: the whole database and the media, or the owner's rows.
+        const checkedWrites: Writes | null =
+          who === 'owner' ? null : (cell.writes ?? (cell.status >= 400 ? 'none' : 'own'));
         const before = {
-          all: who !== 'owner' && expectedWrites === 'none' ? await fullSnapshot(t.db) : {},
-          media: who !== 'owner' && expectedWrites === 'none' ? mediaFiles(t.mediaDir) : [],
-          owner:
-            who !== 'owner' && expectedWrites === 'own' ? await rowsMentioning(t.db, scene.ownerIds) : {},
+          all: checkedWrites === 'none' ? await fullSnapshot(t.db) : {},
+          media: checkedWrites === 'none' ? mediaFiles(t.mediaDir) : [],
+          owner: checkedWrites === 'own' ? await rowsMentioning(t.db, scene.ownerIds) : {},
         };
         const res: LightMyRequestResponse = row.streamTicket
           ? await openStream(request, who as Who, headersFor[who]!, scene.owner.user.id)
@@ -1665,22 +1666,18 @@ describe('authorisation matrix', () => {
         ) {
           problems.push(`${where}: demo refused without '${DEMO_DISABLED_MESSAGE}'`);
         }
-        if (who !== 'owner') {
-          // Checked as the expected answer's writes; an answer other than the expected one is a problem
-          // already.
-          if (expectedWrites === 'none') {
-            const changed = changedTables(before.all, await fullSnapshot(t.db)).filter(
-              (x) => !(row.refusalMayWrite ?? []).includes(x),
-            );
-            if (changed.length > 0)
-              problems.push(`${where}: ${res.statusCode} but changed ${changed.join(', ')}`);
-            if (mediaFiles(t.mediaDir).length !== before.media.length)
-              problems.push(`${where}: ${res.statusCode} but media files changed`);
-          } else if (expectedWrites === 'own') {
-            const changed = changedTables(before.owner, await rowsMentioning(t.db, scene.ownerIds));
-            if (changed.length > 0)
-              problems.push(`${where}: changed the owner's rows in ${changed.join(', ')}`);
-          }
+        if (checkedWrites === 'none') {
+          const changed = changedTables(before.all, await fullSnapshot(t.db)).filter(
+            (x) => !(row.refusalMayWrite ?? []).includes(x),
+          );
+          if (changed.length > 0)
+            problems.push(`${where}: ${res.statusCode} but changed ${changed.join(', ')}`);
+          if (mediaFiles(t.mediaDir).length !== before.media.length)
+            problems.push(`${where}: ${res.statusCode} but media files changed`);
+        } else if (checkedWrites === 'own') {
+          const changed = changedTables(before.owner, await rowsMentioning(t.db, scene.ownerIds));
+          if (changed.length > 0)
+            problems.push(`${where}: changed the owner's rows in ${changed.join(', ')}`);
         }
         cells.push(`${res.statusCode}${refused && (cell.writes ?? 'none') === 'none' ? '*' : ' '}`.padEnd(9));
       }
